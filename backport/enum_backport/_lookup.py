@@ -1,0 +1,259 @@
+"""The lookups themselves: from_value, from_name and `in`, as plain functions.
+
+They take the enum class as their first argument, so the same functions serve
+as methods of the patched metaclass and behind the typed helpers.  Nothing
+here patches anything; `_patch` installs them.
+
+Each interpreter keeps slightly different bookkeeping on an enum class, so the
+code asks for attributes rather than versions:
+
+* ``_value2member_map_`` (every version) maps hashable values, and the values
+  of pseudo-members created so far, to members.
+* ``_unhashable_values_map_`` (3.13) maps a member's name to the values of it
+  that could not be hashed; ``_unhashable_values_`` (3.12 and later) lists
+  them.  Older versions keep no record; see `_may_have_unhashable_values`.
+* ``_boundary_`` (3.11 and later) tells which of Flag's two rule sets applies;
+  see `_flag_outcome`.
+"""
+
+import enum
+
+__all__ = ['NOT_GIVEN', 'from_value', 'from_name', 'contains']
+
+
+class _NotGiven:
+    """The default of `from_value` and `from_name` when none is passed."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return '<not given>'
+
+    def __reduce__(self):
+        return 'NOT_GIVEN'
+
+
+NOT_GIVEN = _NotGiven()
+
+_Flag = enum.Flag
+_EJECT = getattr(enum, 'EJECT', None)
+_STRICT = getattr(enum, 'STRICT', None)
+_CONFORM = getattr(enum, 'CONFORM', None)
+_KEEP = getattr(enum, 'KEEP', None)
+# Flag's own _missing_, and IntFlag's where it has one (3.8-3.10).
+_STOCK_FLAG_MISSING = frozenset(
+    cls.__dict__['_missing_'].__func__
+    for cls in (enum.Flag, enum.IntFlag)
+    if '_missing_' in cls.__dict__
+)
+_INTFLAG_MISSING = (
+    enum.IntFlag.__dict__['_missing_'].__func__
+    if '_missing_' in enum.IntFlag.__dict__
+    else None
+)
+
+# What the stock Flag._missing_ makes of an int (see _flag_outcome).
+_PSEUDO_MEMBER = 'pseudo-member'
+_EJECTED = 'ejected'
+
+
+def from_value(cls, value, /, default=NOT_GIVEN):
+    """Return the member whose value is `value`, or `default` if none is.
+
+    Raise ValueError if no member matches and no default is given.
+    """
+    try:
+        member = cls._value2member_map_.get(value)
+    except TypeError:
+        return _from_value_slow(cls, value, default, False)
+    if member is None:
+        return _from_value_slow(cls, value, default, True)
+    return member
+
+
+def _from_value_slow(cls, value, default, hashable):
+    if isinstance(value, cls):
+        return value
+    if not cls._member_map_:
+        # An empty class is a class of misses, never the functional API.
+        return _miss(cls, value, default)
+    member = _equal_member(cls, value, hashable)
+    if member is not None:
+        return member
+    if _has_stock_flag_missing(cls):
+        outcome = _flag_outcome(cls, value)
+        if outcome is None:
+            return _miss(cls, value, default)
+    try:
+        result = cls._missing_(value)
+    except ValueError:
+        if default is NOT_GIVEN:
+            raise
+        return default
+    if isinstance(result, cls):
+        return result
+    if result is None:
+        return _miss(cls, value, default)
+    if (
+        _EJECT is not None
+        and issubclass(cls, _Flag)
+        and cls._boundary_ is _EJECT
+        and isinstance(result, int)
+    ):
+        return result
+    raise TypeError(
+        'error in %s._missing_: returned %r instead of None or a valid member'
+        % (cls.__name__, result)
+    )
+
+
+def _miss(cls, value, default):
+    if default is NOT_GIVEN:
+        raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+    return default
+
+
+def from_name(cls, name, /, default=NOT_GIVEN):
+    """Return the member called `name`, or `default` if there is none.
+
+    Raise ValueError if no member has that name and no default is given.
+    """
+    try:
+        member = cls._member_map_.get(name)
+    except TypeError:
+        member = None
+    if member is not None:
+        return member
+    if default is NOT_GIVEN:
+        raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+    return default
+
+
+def contains(cls, value):
+    """Return True if `value` is a member of `cls`, or the value of one.
+
+    For a Flag, a value that a valid combination of members has counts
+    too, without creating the combination.  Names are not checked: use
+    ``name in cls.__members__`` for that.
+    """
+    if isinstance(value, cls):
+        return True
+    try:
+        if value in cls._value2member_map_:
+            return True
+        hashable = True
+    except TypeError:
+        hashable = False
+    if cls._member_map_ and issubclass(cls, _Flag):
+        if _has_stock_flag_missing(cls):
+            if _flag_outcome(cls, value) is _PSEUDO_MEMBER:
+                return True
+        elif isinstance(from_value(cls, value, None), cls):
+            return True
+    return _equal_member(cls, value, hashable) is not None
+
+
+def _equal_member(cls, value, hashable):
+    """Return the first member whose value equals `value`, or None.
+
+    Only the comparisons hashing could not settle are made: an unhashable
+    `value` is compared with every member's value, a hashable one only with
+    the member values that are unhashable.
+    """
+    value_aliases = getattr(cls, '_unhashable_values_map_', None)
+    if value_aliases is not None:
+        # 3.13 records every unhashable value, extra values of a member too.
+        for name, values in value_aliases.items():
+            if value in values:
+                return cls._member_map_[name]
+        if hashable:
+            return None
+    elif hashable and not _may_have_unhashable_values(cls):
+        return None
+    for member in cls._member_map_.values():
+        if member._value_ == value:
+            return member
+    return None
+
+
+def _may_have_unhashable_values(cls):
+    unhashable = getattr(cls, '_unhashable_values_', None)
+    if unhashable is not None:
+        return bool(unhashable)
+    # 3.8-3.11 keep no record.  Outside Flag, each canonical member with a
+    # hashable value owns exactly one key of the value map, so a map with
+    # fewer keys than canonical members means some value could not be
+    # hashed.  A Flag's map also holds pseudo-members, so the count says
+    # nothing there, and the member values must be compared.
+    if issubclass(cls, _Flag):
+        return True
+    return len(cls._value2member_map_) < len(cls._member_names_)
+
+
+def _has_stock_flag_missing(cls):
+    missing = getattr(cls._missing_, '__func__', None)
+    return missing is not None and missing in _STOCK_FLAG_MISSING
+
+
+def _flag_outcome(cls, value):
+    """Tell what the stock Flag._missing_ would make of `value`, creating nothing.
+
+    Return _PSEUDO_MEMBER when it would return a (pseudo-)member, _EJECTED
+    when it would hand back the plain int, and None when it would fail.
+    """
+    if not isinstance(value, int):
+        return None
+    if _EJECT is not None:
+        return _flag_outcome_by_boundary(cls, value)
+    return _flag_outcome_by_decomposition(cls, value)
+
+
+def _flag_outcome_by_boundary(cls, value):
+    # The rules of Flag._missing_ on 3.11 and later, which read the class's
+    # boundary.
+    flag_mask = cls._flag_mask_
+    all_bits = cls._all_bits_
+    boundary = cls._boundary_
+    if not ~all_bits <= value <= all_bits or value & (all_bits ^ flag_mask):
+        if boundary is _STRICT:
+            return None
+        elif boundary is _CONFORM:
+            value &= flag_mask
+        elif boundary is _EJECT:
+            return _EJECTED
+        elif boundary is _KEEP:
+            if value < 0:
+                value += max(all_bits + 1, 2 ** value.bit_length())
+        else:
+            return None
+    if value < 0:
+        value += all_bits + 1
+    if value & ~flag_mask and boundary is not _KEEP:
+        return None
+    if boundary is _STRICT and value & ~cls._singles_mask_:
+        # Bits outside the single-bit members must be covered exactly by
+        # multi-bit members that fit inside the value.
+        covered = value & cls._singles_mask_
+        for member in cls._member_map_.values():
+            member_value = member._value_
+            if member_value and member_value & value == member_value:
+                covered |= member_value
+        if covered and covered != value:
+            return None
+    return _PSEUDO_MEMBER
+
+
+def _flag_outcome_by_decomposition(cls, value):
+    # The rules on 3.8-3.10: IntFlag takes any int; Flag takes a value whose
+    # bits are all covered by members that fit inside it (for a negative
+    # value, inside its complement).
+    if cls._missing_.__func__ is _INTFLAG_MISSING:
+        return _PSEUDO_MEMBER
+    if value < 0:
+        value = ~value
+    covered = 0
+    for member in cls._member_map_.values():
+        member_value = member._value_
+        if member_value and member_value & value == member_value:
+            covered |= member_value
+    return None if value & ~covered else _PSEUDO_MEMBER

@@ -1,0 +1,92 @@
+"""Install from_value(), from_name() and the new `in` on enum.EnumType.
+
+This module is the only place that changes the standard library.  It adds
+to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
+``enum.EnumMeta`` before 3.11):
+
+* ``from_value`` and ``from_name``, new methods, beside ``__call__`` and
+  ``__getitem__``.  Being on the metaclass they are reached from enum
+  classes and not from members, and a class attribute of the same name (a
+  member, a method, a classmethod) still wins.
+* ``__contains__``, replaced: before 3.12 it raises TypeError for anything
+  that is not a member; 3.12 and 3.13.0 raise on unhashable values and miss
+  flag values whose pseudo-member has not been created; 3.13.1 and later
+  scan a list of values on every miss and create pseudo-members to answer.
+* ``__dir__``, wrapped so that dir() and help() list the two new methods.
+
+The functions installed are those of `_lookup` themselves, so a lookup
+costs no extra call.  A metaclass that defines its own ``__contains__``
+keeps it.  The replaced originals stay reachable through `original`.  An
+interpreter whose EnumType already has ``from_value`` carries the change and
+is left untouched.
+"""
+
+import enum
+import threading
+
+from . import _lookup
+
+EnumType = getattr(enum, 'EnumType', None) or enum.EnumMeta
+
+_lock = threading.Lock()
+
+
+def __dir__(cls):
+    names = original('__dir__')(cls)
+    return list(names) + [name for name in _ADDED if name not in names]
+
+
+def _method(function, name):
+    function.__name__ = name
+    function.__qualname__ = '%s.%s' % (EnumType.__name__, name)
+    return function
+
+
+_ADDED = {
+    'from_value': _method(_lookup.from_value, 'from_value'),
+    'from_name': _method(_lookup.from_name, 'from_name'),
+}
+_REPLACED = {
+    '__contains__': _method(_lookup.contains, '__contains__'),
+    '__dir__': _method(__dir__, '__dir__'),
+}
+
+
+def is_native():
+    """Return True if this interpreter's EnumType has from_value of its own."""
+    method = EnumType.__dict__.get('from_value')
+    return method is not None and not _is_ours(method)
+
+
+def is_patched():
+    """Return True if this package's methods are installed on EnumType."""
+    return _is_ours(EnumType.__dict__.get('from_value'))
+
+
+def _is_ours(method):
+    # By module rather than identity, so that a reloaded module still
+    # recognises what an earlier copy of it installed.
+    return getattr(method, '__module__', None) == _lookup.__name__
+
+
+def original(name):
+    """Return EnumType's own `name` method as it was before patching."""
+    current = EnumType.__dict__[name]
+    return getattr(current, '__enum_backport_original__', current)
+
+
+def apply():
+    """Patch EnumType unless it is already patched or carries the change.
+
+    Return the names of the attributes patched by this call (empty when
+    there was nothing to do).  Safe to call from several threads at once.
+    """
+    with _lock:
+        if is_native() or is_patched():
+            return ()
+        for name, function in _REPLACED.items():
+            function.__enum_backport_original__ = EnumType.__dict__[name]
+            setattr(EnumType, name, function)
+        for name, function in _ADDED.items():
+            setattr(EnumType, name, function)
+        return tuple(_ADDED) + tuple(_REPLACED)
