@@ -33,9 +33,18 @@ def version_key(info=None):
     return '%d.%d.%d' % tuple(info[:3])
 
 
+def default_ledger_path():
+    """The ledger the wheel ships, or the source tree's when run from there."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    shipped = os.path.join(here, 'ledger.json')
+    if os.path.exists(shipped):
+        return shipped
+    return os.path.join(here, os.pardir, os.pardir, 'tests', 'ledger.json')
+
+
 def load_ledger(path=None):
     if path is None:
-        path = os.path.join(os.path.dirname(__file__), 'ledger.json')
+        path = default_ledger_path()
     with open(path, encoding='utf-8') as f:
         return json.load(f)
 

@@ -1,0 +1,55 @@
+"""What every behaviour test module imports first.
+
+On an interpreter whose enum carries the change (``EnumType.from_value`` is
+defined by the enum module itself) nothing is imported.  Everywhere else
+``enum_backport`` is imported, and if it cannot be, the ImportError fails
+every test module loudly instead of letting the tests skip or pass against
+the stock enum.
+"""
+
+import enum
+import sys
+import unittest
+
+EnumType = enum.EnumMeta  # spelled EnumType from 3.11 on; the same object
+
+# Decided before anything is imported: the method is native when the enum
+# module defined it (a backport imported earlier, by a plugin say, would
+# have installed a function from its own module).
+NATIVE = getattr(vars(EnumType).get('from_value'), '__module__', None) == 'enum'
+
+if NATIVE:
+    enum_backport = None
+else:
+    import enum_backport  # noqa: F401  (patches enum.EnumType on import)
+
+VERSION = '%d.%d.%d' % sys.version_info[:3]
+
+# Flag boundaries (STRICT, CONFORM, EJECT, KEEP) exist from 3.11 on; before
+# that the stock Flag rules are the older ones the tests assert separately.
+HAS_BOUNDARY = sys.version_info >= (3, 11)
+
+backport_only = unittest.skipIf(
+    NATIVE,
+    'Python %s has EnumType.from_value natively: a backport-only test' % VERSION,
+)
+
+
+class Sentinel:
+    """A default that no lookup could return by accident."""
+
+    def __init__(self, label):
+        self.label = label
+
+    def __repr__(self):
+        return '<%s>' % self.label
+
+
+def not_valid(value, cls):
+    """The message of from_value's ValueError for `value` in `cls`."""
+    return '%r is not a valid %s' % (value, cls.__qualname__)
+
+
+def not_valid_name(name, cls):
+    """The message of from_name's ValueError for `name` in `cls`."""
+    return '%r is not a valid %s member name' % (name, cls.__qualname__)

@@ -1,0 +1,371 @@
+"""`value in EnumCls`: members and values of members, never names."""
+
+import enum
+import unittest
+from enum import Enum, Flag, IntEnum, IntFlag
+
+import _support
+from _support import EnumType
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = 3
+    CRIMSON = 1  # an alias of RED
+
+
+class Num(IntEnum):
+    ONE = 1
+    TWO = 2
+
+
+class Count(IntEnum):
+    ONE = 1
+    THREE = 3
+
+
+class Sets(Enum):
+    """Members whose values cannot be hashed, beside ones that can."""
+    ONE = {1}
+    LIST = [2]
+    LETTERS = frozenset({'a'})
+    THREE = 3
+
+
+class Nested(Enum):
+    """A tuple holding a list: its type is hashable, the value is not."""
+    PAIR = ([1], 2)
+
+
+class Opt(Enum):
+    NOTHING = None
+    SOME = 1
+
+
+class Half(Enum):
+    HALF = 0.5
+
+
+class Perm(Flag):
+    R = 4
+    W = 2
+    X = 1
+
+
+class IPerm(IntFlag):
+    R = 4
+    W = 2
+    X = 1
+
+
+class Switch(Flag):
+    OFF = 0
+    ON = 1
+    LOUD = 2
+
+
+class Empty(Enum):
+    pass
+
+
+class EmptyFlag(Flag):
+    pass
+
+
+ANSWER_CALLS = []
+
+
+class Answer(Enum):
+    YES = 'yes'
+    NO = 'no'
+
+    @classmethod
+    def _missing_(cls, value):
+        ANSWER_CALLS.append(value)
+        if isinstance(value, str):
+            return cls.__members__.get(value.upper())
+        return None
+
+
+OPTION_CALLS = []
+
+
+class Option(Flag):
+    """A Flag that also accepts its members' names, any case."""
+    A = 1
+    B = 2
+
+    @classmethod
+    def _missing_(cls, value):
+        OPTION_CALLS.append(value)
+        if isinstance(value, str):
+            return cls.__members__.get(value.upper())
+        return super()._missing_(value)
+
+
+class AlwaysMeta(EnumType):
+    def __contains__(cls, value):
+        return True
+
+
+class Anything(Enum, metaclass=AlwaysMeta):
+    ONLY = 1
+
+
+CONTAINS_LOG = []
+
+
+class LoggingMeta(EnumType):
+    def __contains__(cls, value):
+        CONTAINS_LOG.append(value)
+        return super().__contains__(value)
+
+
+class Logged(Enum, metaclass=LoggingMeta):
+    ONLY = 1
+
+
+class PlainMeta(EnumType):
+    pass
+
+
+class Inherits(Enum, metaclass=PlainMeta):
+    ONLY = 1
+
+
+class MembersTest(unittest.TestCase):
+
+    def test_members_are_in_their_class(self):
+        for member in Color:
+            self.assertIs(member in Color, True)
+        self.assertIs(Color.CRIMSON in Color, True)
+        for member in Perm:
+            self.assertIs(member in Perm, True)
+
+    def test_flag_pseudo_members_are_in_their_class(self):
+        self.assertIs((Perm.R | Perm.W) in Perm, True)
+        self.assertIs(Perm(0) in Perm, True)
+        self.assertIs((IPerm.R | IPerm.X) in IPerm, True)
+
+    def test_members_of_another_enum_are_not(self):
+        self.assertIs(Sets.THREE in Color, False)
+        self.assertIs(Perm.X in Color, False)   # Perm.X's value is 1, but Perm.X != 1
+        self.assertIs(Color.RED in Num, False)  # Color.RED is not equal to 1 either
+        self.assertIs(Color.RED in Perm, False)
+
+
+class ValuesTest(unittest.TestCase):
+
+    def test_values(self):
+        self.assertIs(1 in Color, True)
+        self.assertIs(2 in Color, True)
+        self.assertIs(3 in Color, True)
+        self.assertIs(0 in Color, False)
+        self.assertIs(4 in Color, False)
+        self.assertIs(None in Color, False)
+
+    def test_names_are_not_checked(self):
+        self.assertIs('RED' in Color, False)
+        self.assertIs('CRIMSON' in Color, False)
+        self.assertIs('ONE' in Num, False)
+        self.assertIs('R' in Perm, False)
+
+    def test_equal_values_of_other_types(self):
+        self.assertIs(1.0 in Color, True)
+        self.assertIs(True in Color, True)
+        self.assertIs(2.0 in Color, True)
+        self.assertIs(1.5 in Color, False)
+        self.assertIs('1' in Color, False)
+        self.assertIs(False in Color, False)
+        self.assertIs(0.5 in Half, True)
+        self.assertIs(1 in Half, False)
+
+    def test_intenum_members_equal_other_values(self):
+        # An IntEnum member equals its int value, so it is found by value
+        # in another enum; a plain Enum member equals nothing but itself.
+        self.assertIs(Num.ONE in Color, True)
+        self.assertIs(Num.TWO in Color, True)
+        self.assertIs(Num.ONE in Count, True)
+        self.assertIs(Num.TWO in Count, False)
+        self.assertIs(Count.THREE in Num, False)
+        self.assertIs(IPerm.X in Num, True)
+
+    def test_none_as_a_value(self):
+        self.assertIs(None in Opt, True)
+        self.assertIs(1 in Opt, True)
+        self.assertIs(0 in Opt, False)
+
+    def test_unhashable_probes_never_raise(self):
+        for probe in ([], {}, set(), [1], {1: 1}, {1}, bytearray(b'\x01'), ([1],)):
+            with self.subTest(probe=probe):
+                self.assertIs(probe in Color, False)
+                self.assertIs(probe in Num, False)
+                self.assertIs(probe in Perm, False)
+                self.assertIs(probe in IPerm, False)
+
+    def test_unhashable_member_values(self):
+        self.assertIs({1} in Sets, True)
+        self.assertIs(frozenset({1}) in Sets, True)   # hashable probe, unhashable value
+        self.assertIs([2] in Sets, True)
+        self.assertIs({'a'} in Sets, True)            # unhashable probe, hashable value
+        self.assertIs(frozenset({'a'}) in Sets, True)
+        self.assertIs(3 in Sets, True)
+        self.assertIs(3.0 in Sets, True)
+        for probe in ([], 1, 2, {2}, [3], (2,), frozenset(), {'b'}, 'a', {1: None}):
+            with self.subTest(probe=probe):
+                self.assertIs(probe in Sets, False)
+
+    def test_value_with_hashable_type_that_cannot_be_hashed(self):
+        self.assertIs(([1], 2) in Nested, True)
+        self.assertIs(([1], 3) in Nested, False)
+        self.assertIs(([2], 2) in Nested, False)
+
+
+class FlagValuesTest(unittest.TestCase):
+    # The boundary rules per version are in test_behaviour_flag.
+
+    def test_composite_values(self):
+        for value in (0, 1, 3, 5, 6, 7):
+            with self.subTest(value=value):
+                self.assertIs(value in Perm, True)
+                self.assertIs(value in IPerm, True)
+        self.assertIs(8 in Perm, False)
+        self.assertIs(8 in IPerm, True)  # IntFlag keeps unknown bits on every version
+
+    def test_zero_member(self):
+        self.assertIs(0 in Switch, True)
+        self.assertIs(Switch.OFF in Switch, True)
+        self.assertIs(3 in Switch, True)
+        self.assertIs(4 in Switch, False)
+
+    def test_non_int_values_miss(self):
+        for probe in (2.5, 'a', 'R', None, b'\x01', (1,)):
+            with self.subTest(probe=probe):
+                self.assertIs(probe in Perm, False)
+                self.assertIs(probe in IPerm, False)
+
+    def test_int_equal_probes(self):
+        self.assertIs(True in Perm, True)
+        self.assertIs(4.0 in Perm, True)
+        self.assertIs(IPerm.R in Perm, True)  # equal to 4
+
+
+class MemberlessTest(unittest.TestCase):
+
+    def test_nothing_is_in_a_memberless_class(self):
+        classes = [Enum, IntEnum, Flag, IntFlag, Empty, EmptyFlag]
+        classes += [getattr(enum, name) for name in ('StrEnum', 'ReprEnum') if hasattr(enum, name)]
+        for cls in classes:
+            for probe in (0, 1, -1, 'x', '', None, [], {}, Color.RED):
+                with self.subTest(cls=cls, probe=probe):
+                    self.assertIs(probe in cls, False)
+
+
+class MissingTest(unittest.TestCase):
+
+    def setUp(self):
+        del ANSWER_CALLS[:]
+        del OPTION_CALLS[:]
+
+    def test_enum_missing_is_not_consulted(self):
+        self.assertIs(Answer.from_value('Yes'), Answer.YES)  # _missing_ maps it...
+        self.assertEqual(ANSWER_CALLS, ['Yes'])
+        del ANSWER_CALLS[:]
+        self.assertIs('Yes' in Answer, False)               # ...but `in` does not ask
+        self.assertIs('maybe' in Answer, False)
+        self.assertIs(7 in Answer, False)
+        self.assertIs([] in Answer, False)
+        self.assertIs('yes' in Answer, True)
+        self.assertEqual(ANSWER_CALLS, [])
+
+    def test_flag_missing_is_consulted(self):
+        self.assertIs('b' in Option, True)
+        self.assertIs('B' in Option, True)
+        self.assertIs('c' in Option, False)
+        self.assertEqual(OPTION_CALLS, ['b', 'B', 'c'])
+        del OPTION_CALLS[:]
+        self.assertIs(3 in Option, True)    # a composite, through super()._missing_
+        self.assertIs(4 in Option, False)   # super()._missing_ raises ValueError
+        self.assertEqual(OPTION_CALLS, [3, 4])
+        del OPTION_CALLS[:]
+        self.assertIs(1 in Option, True)    # a value: _missing_ is not needed
+        self.assertIs(Option.A in Option, True)
+        self.assertEqual(OPTION_CALLS, [])
+
+
+class MetaclassTest(unittest.TestCase):
+
+    def test_subclass_override_is_kept(self):
+        self.assertIs('anything' in Anything, True)
+        self.assertIs([] in Anything, True)
+        self.assertIs(Anything.from_value(1), Anything.ONLY)
+        self.assertIsNone(Anything.from_value(2, None))
+
+    def test_override_calling_super(self):
+        del CONTAINS_LOG[:]
+        self.assertIs([] in Logged, False)
+        self.assertIs(1 in Logged, True)
+        self.assertIs('ONLY' in Logged, False)
+        self.assertEqual(CONTAINS_LOG, [[], 1, 'ONLY'])
+
+    def test_subclass_without_override_inherits(self):
+        self.assertIs(1 in Inherits, True)
+        self.assertIs([] in Inherits, False)
+        self.assertIs(Inherits.from_value(1), Inherits.ONLY)
+
+
+class SpecEquivalenceTest(unittest.TestCase):
+    """`value in E` is `E.from_value(value, None) is not None` (SPEC.md)."""
+
+    def classes(self):
+        classes = [Color, Num, Count, Sets, Nested, Opt, Half, Perm, IPerm,
+                   Switch, Empty, EmptyFlag, Enum, Flag, IntFlag]
+        if hasattr(enum, 'StrEnum'):
+            class Letters(enum.StrEnum):
+                A = 'b'
+                B = 'c'
+            classes.append(Letters)
+        return classes
+
+    probes = [
+        0, 1, 2, 3, 4, 5, 7, 8, 9, 16, -1, -2, -8, -9, 2 ** 70,
+        0.5, 1.0, 2.5, 4.0, True, False, None, 'a', 'b', 'A', 'RED', '', b'\x01',
+        (1,), ([1], 2), [], [2], {}, set(), {1}, frozenset({1}), {'a'}, frozenset({'a'}),
+        Color.RED, Num.ONE, Perm.R, IPerm.X, Sets.ONE, object(),
+    ]
+
+    def test_in_agrees_with_from_value(self):
+        for cls in self.classes():
+            for probe in self.probes:
+                with self.subTest(cls=cls, probe=probe):
+                    found = probe in cls
+                    self.assertIs(found, cls.from_value(probe, None) is not None)
+                    # A second time, after from_value may have created a
+                    # pseudo-member: the answer must not change.
+                    self.assertIs(probe in cls, found)
+
+
+@unittest.skipUnless(hasattr(enum, 'StrEnum'), 'StrEnum is new in 3.11')
+class StrEnumTest(unittest.TestCase):
+
+    def test_names_and_values_crossed(self):
+        class S(enum.StrEnum):
+            a = 'b'   # the name of one member is the value of the other
+            b = 'c'
+
+        self.assertIs('b' in S, True)     # the value of S.a
+        self.assertIs('c' in S, True)
+        self.assertIs('a' in S, False)    # only a name
+        self.assertIs(S.from_value('b'), S.a)
+        self.assertIs(S.from_name('b'), S.b)
+        self.assertIsNone(S.from_value('a', None))
+        self.assertIsNone(S.from_name('c', None))
+        with self.assertRaises(ValueError) as cm:
+            S.from_value('a')
+        self.assertEqual(str(cm.exception), _support.not_valid('a', S))
+        self.assertIs('a' in S.__members__, True)
+
+
+if __name__ == '__main__':
+    unittest.main()
