@@ -14,6 +14,10 @@ code asks for attributes rather than versions:
   them.  Older versions keep no record; see `_may_have_unhashable_values`.
 * ``_boundary_`` (3.11 and later) tells which of Flag's two rule sets applies;
   see `_flag_outcome`.
+
+EnumType gives every class it makes the same bookkeeping, Enum included, so
+asking Enum once at import answers for every class; asking each class with
+getattr() would cost a caught AttributeError on every miss.
 """
 
 import enum
@@ -36,6 +40,9 @@ class _NotGiven:
 NOT_GIVEN = _NotGiven()
 
 _Flag = enum.Flag
+_HAS_VALUE_ALIAS_MAP = hasattr(enum.Enum, '_unhashable_values_map_')
+_HAS_UNHASHABLE_LIST = hasattr(enum.Enum, '_unhashable_values_')
+_STOCK_ENUM_MISSING = enum.Enum.__dict__['_missing_'].__func__
 _EJECT = getattr(enum, 'EJECT', None)
 _STRICT = getattr(enum, 'STRICT', None)
 _CONFORM = getattr(enum, 'CONFORM', None)
@@ -65,35 +72,51 @@ def from_value(cls, value, /, default=NOT_GIVEN):
     try:
         member = cls._value2member_map_.get(value)
     except TypeError:
-        return _from_value_slow(cls, value, default, False)
-    if member is None:
-        return _from_value_slow(cls, value, default, True)
-    return member
-
-
-def _from_value_slow(cls, value, default, hashable):
-    if isinstance(value, cls):
-        return value
-    if not cls._member_map_:
-        # An empty class is a class of misses, never the functional API.
-        return _miss(cls, value, default)
-    member = _equal_member(cls, value, hashable)
+        member = _search(cls, value, False, default is NOT_GIVEN)
+    else:
+        if member is None:
+            member = _search(cls, value, True, default is NOT_GIVEN)
     if member is not None:
         return member
-    if _has_stock_flag_missing(cls):
-        outcome = _flag_outcome(cls, value)
-        if outcome is None:
-            return _miss(cls, value, default)
+    if default is NOT_GIVEN:
+        raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+    return default
+
+
+def _search(cls, value, hashable, reraise):
+    """The rest of from_value's lookup, after the value map missed.
+
+    Return the member, the plain int an EJECT flag hands back, or None for
+    a miss.  A ValueError from `_missing_` is a miss too, re-raised when
+    `reraise` is true.
+    """
+    if isinstance(value, cls):
+        return value
+    if not hashable or _may_have_unhashable_values(cls):
+        member = _equal_member(cls, value, hashable)
+        if member is not None:
+            return member
+    try:
+        missing = cls._missing_.__func__
+    except AttributeError:
+        missing = None  # a staticmethod or other callable: not the stock one
+    if missing is _STOCK_ENUM_MISSING:
+        # It returns None: a miss, without the call.
+        return None
+    if not cls._member_map_:
+        # An empty class is a class of misses, never the functional API.
+        return None
+    if missing in _STOCK_FLAG_MISSING and _flag_outcome(cls, value) is None:
+        # What would make the stock Flag._missing_ raise ValueError.
+        return None
     try:
         result = cls._missing_(value)
     except ValueError:
-        if default is NOT_GIVEN:
+        if reraise:
             raise
-        return default
-    if isinstance(result, cls):
+        return None
+    if result is None or isinstance(result, cls):
         return result
-    if result is None:
-        return _miss(cls, value, default)
     if (
         _EJECT is not None
         and issubclass(cls, _Flag)
@@ -105,12 +128,6 @@ def _from_value_slow(cls, value, default, hashable):
         'error in %s._missing_: returned %r instead of None or a valid member'
         % (cls.__name__, result)
     )
-
-
-def _miss(cls, value, default):
-    if default is NOT_GIVEN:
-        raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-    return default
 
 
 def from_name(cls, name, /, default=NOT_GIVEN):
@@ -145,31 +162,30 @@ def contains(cls, value):
     except TypeError:
         hashable = False
     if cls._member_map_ and issubclass(cls, _Flag):
-        if _has_stock_flag_missing(cls):
+        if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
             if _flag_outcome(cls, value) is _PSEUDO_MEMBER:
                 return True
         elif isinstance(from_value(cls, value, None), cls):
             return True
+    if hashable and not _may_have_unhashable_values(cls):
+        return False
     return _equal_member(cls, value, hashable) is not None
 
 
 def _equal_member(cls, value, hashable):
     """Return the first member whose value equals `value`, or None.
 
-    Only the comparisons hashing could not settle are made: an unhashable
-    `value` is compared with every member's value, a hashable one only with
-    the member values that are unhashable.
+    An unhashable `value` is compared with every member's value.  A hashable
+    one is compared only with the values hashing could not settle; callers
+    skip the call when `_may_have_unhashable_values` says there are none.
     """
-    value_aliases = getattr(cls, '_unhashable_values_map_', None)
-    if value_aliases is not None:
+    if _HAS_VALUE_ALIAS_MAP:
         # 3.13 records every unhashable value, extra values of a member too.
-        for name, values in value_aliases.items():
+        for name, values in cls._unhashable_values_map_.items():
             if value in values:
                 return cls._member_map_[name]
         if hashable:
             return None
-    elif hashable and not _may_have_unhashable_values(cls):
-        return None
     for member in cls._member_map_.values():
         if member._value_ == value:
             return member
@@ -177,9 +193,8 @@ def _equal_member(cls, value, hashable):
 
 
 def _may_have_unhashable_values(cls):
-    unhashable = getattr(cls, '_unhashable_values_', None)
-    if unhashable is not None:
-        return bool(unhashable)
+    if _HAS_UNHASHABLE_LIST:
+        return bool(cls._unhashable_values_)
     # 3.8-3.11 keep no record.  Outside Flag, each canonical member with a
     # hashable value owns exactly one key of the value map, so a map with
     # fewer keys than canonical members means some value could not be
@@ -188,11 +203,6 @@ def _may_have_unhashable_values(cls):
     if issubclass(cls, _Flag):
         return True
     return len(cls._value2member_map_) < len(cls._member_names_)
-
-
-def _has_stock_flag_missing(cls):
-    missing = getattr(cls._missing_, '__func__', None)
-    return missing is not None and missing in _STOCK_FLAG_MISSING
 
 
 def _flag_outcome(cls, value):
