@@ -12,6 +12,7 @@ code asks for attributes rather than versions:
 * ``_unhashable_values_map_`` (3.13) maps a member's name to the values of it
   that could not be hashed; ``_unhashable_values_`` (3.12 and later) lists
   them.  Older versions keep no record; see `_may_have_unhashable_values`.
+  ``_hashable_values_`` (3.13.1 and later) lists the hashable ones.
 * ``_boundary_`` (3.11 and later) tells which of Flag's two rule sets applies;
   see `_flag_outcome`.
 
@@ -42,6 +43,7 @@ NOT_GIVEN = _NotGiven()
 _Flag = enum.Flag
 _HAS_VALUE_ALIAS_MAP = hasattr(enum.Enum, '_unhashable_values_map_')
 _HAS_UNHASHABLE_LIST = hasattr(enum.Enum, '_unhashable_values_')
+_HAS_HASHABLE_LIST = hasattr(enum.Enum, '_hashable_values_')
 _STOCK_ENUM_MISSING = enum.Enum.__dict__['_missing_'].__func__
 _EJECT = getattr(enum, 'EJECT', None)
 _STRICT = getattr(enum, 'STRICT', None)
@@ -180,11 +182,17 @@ def _equal_member(cls, value, hashable):
     skip the call when `_may_have_unhashable_values` says there are none.
     """
     if _HAS_VALUE_ALIAS_MAP:
-        # 3.13 records every unhashable value, extra values of a member too.
+        # 3.13 records every value by hashability, the extra values that
+        # _add_value_alias_() gives a member included.
         for name, values in cls._unhashable_values_map_.items():
             if value in values:
                 return cls._member_map_[name]
         if hashable:
+            return None
+        if _HAS_HASHABLE_LIST:  # 3.13.1 and later
+            for known in cls._hashable_values_:
+                if value == known:
+                    return cls._value2member_map_[known]
             return None
     for member in cls._member_map_.values():
         if member._value_ == value:
