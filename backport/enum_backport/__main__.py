@@ -1,14 +1,15 @@
-"""python -m enum_backport [report | test [SUITE ...]]
+"""python -m enum_backport [report | test [--without-backport] [SUITE ...]]
 
 ``report`` (the default) says what importing enum_backport patched on this
 interpreter and why.  ``test`` runs this interpreter's own stdlib suites
 (test_enum unless others are named) under the backport and holds the
-failures against the ledger; it exits 1 on any discrepancy.
+failures against the ledger; it exits 1 on any discrepancy.  With
+``--without-backport`` it runs them on the unpatched interpreter instead,
+where nothing but the ledger's exclusions may fail.
 """
 
 import argparse
 import enum
-import json
 import sys
 import warnings
 
@@ -96,9 +97,17 @@ def report(out=sys.stdout):
     else:
         print('  replaced __contains__ (no difference found by the probes)', file=out)
     print('  wrapped __dir__, so that dir() and help() list the new methods', file=out)
+    if '__new__' in enum_backport.PATCHED:
+        print('  wrapped __new__, to note which classes have member values that '
+              'cannot be hashed\n    (this interpreter keeps no such record; '
+              'later versions do)', file=out)
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ['_run-one']:
+        # Internal: one suite, in the child interpreter that `test` starts.
+        return _stdlib.child_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog='python -m enum_backport',
         description='Report what enum_backport patched, or run stdlib suites under it.')
@@ -110,23 +119,23 @@ def main(argv=None):
     test.add_argument('suites', nargs='*', default=list(_stdlib.DEFAULT_SUITES),
                       metavar='SUITE', help='e.g. test_enum test_re (default: test_enum)')
     test.add_argument('--ledger', help='ledger file (default: the one shipped)')
+    test.add_argument('--without-backport', action='store_true',
+                      help='run the suites on the unpatched interpreter, to see which '
+                           'tests fail there too (those need an exclusion)')
+    test.add_argument('--timeout', type=int, default=_stdlib.DEFAULT_TIMEOUT,
+                      help='seconds a suite may take (default: %(default)s)')
     test.add_argument('-v', '--verbose', action='store_true')
-    child = commands.add_parser('_run-one')  # internal: one suite, in a child
-    child.add_argument('suite')
-    child.add_argument('--result', required=True)
-    child.add_argument('--ledger')
-    child.add_argument('--verbose', action='store_true')
     args = parser.parse_args(argv)
 
-    if args.command == '_run-one':
-        excluded = _stdlib.exclusions(_stdlib.load_ledger(args.ledger), args.suite)
-        result = _stdlib.run_in_this_process(args.suite, excluded, args.verbose)
-        with open(args.result, 'w', encoding='utf-8') as f:
-            json.dump(result, f)
-        return 0
     if args.command == 'test':
-        report()
-        discrepancies = _stdlib.run(args.suites, args.ledger, args.verbose)
+        if args.without_backport:
+            print('Python %s: running without enum_backport (enum unpatched)'
+                  % _stdlib.version_key())
+        else:
+            report()
+        discrepancies = _stdlib.run(args.suites, args.ledger, args.verbose,
+                                    backport=not args.without_backport,
+                                    timeout=args.timeout)
         print('%d discrepancies with the ledger' % discrepancies)
         return 1 if discrepancies else 0
     report()

@@ -10,8 +10,8 @@ code asks for attributes rather than versions:
 * ``_value2member_map_`` (every version) maps hashable values, and the values
   of pseudo-members created so far, to members.
 * ``_unhashable_values_map_`` (3.13) maps a member's name to the values of it
-  that could not be hashed; ``_unhashable_values_`` (3.12 and later) lists
-  them.  Older versions keep no record; see `_may_have_unhashable_values`.
+  that could not be hashed; ``_unhashable_values_`` (3.11.7 here, and later)
+  lists them.  Older versions keep no record; see `_may_have_unhashable_values`.
   ``_hashable_values_`` (3.13.1 and later) lists the hashable ones.
 * ``_boundary_`` (3.11 and later) tells which of Flag's two rule sets applies;
   see `_flag_outcome`.
@@ -22,6 +22,7 @@ getattr() would cost a caught AttributeError on every miss.
 """
 
 import enum
+import weakref
 
 __all__ = ['NOT_GIVEN', 'from_value', 'from_name', 'contains']
 
@@ -109,8 +110,11 @@ def _search(cls, value, hashable, reraise):
         # An empty class is a class of misses, never the functional API.
         return None
     if missing in _STOCK_FLAG_MISSING and _flag_outcome(cls, value) is None:
-        # What would make the stock Flag._missing_ raise ValueError.
-        return None
+        # The stock Flag._missing_ would raise.  With a default there is no
+        # need to; without one, let it raise its own message for an int, as
+        # the constructor does (before 3.11 it raises TypeError for others).
+        if not reraise or not isinstance(value, int):
+            return None
     try:
         result = cls._missing_(value)
     except ValueError:
@@ -203,14 +207,29 @@ def _equal_member(cls, value, hashable):
 def _may_have_unhashable_values(cls):
     if _HAS_UNHASHABLE_LIST:
         return bool(cls._unhashable_values_)
-    # 3.8-3.11 keep no record.  Outside Flag, each canonical member with a
-    # hashable value owns exactly one key of the value map, so a map with
-    # fewer keys than canonical members means some value could not be
-    # hashed.  A Flag's map also holds pseudo-members, so the count says
-    # nothing there, and the member values must be compared.
-    if issubclass(cls, _Flag):
-        return True
-    return len(cls._value2member_map_) < len(cls._member_names_)
+    return id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+
+
+# Where enum keeps no record of unhashable member values (3.8 to 3.10),
+# nothing cheaper than comparing every member value could tell afterwards:
+# a Flag's value map mixes in pseudo-members, and code may add keys of its
+# own.  So there _patch wraps EnumType.__new__ to note, once per class as it
+# is made, whether it has such a value, keyed by id and dropped when the
+# class dies; classes that exist at import are noted then.
+_CLASSES_WITH_UNHASHABLE_VALUES = {}
+NEEDS_CLASS_NOTES = not _HAS_UNHASHABLE_LIST
+
+
+def note_class(cls):
+    """Note `cls` if any of its members' values cannot be hashed."""
+    for member in cls._member_map_.values():
+        try:
+            hash(member._value_)
+        except Exception:
+            key = id(cls)
+            _CLASSES_WITH_UNHASHABLE_VALUES[key] = weakref.ref(
+                cls, lambda ref, key=key: _CLASSES_WITH_UNHASHABLE_VALUES.pop(key, None))
+            return
 
 
 def _flag_outcome(cls, value):

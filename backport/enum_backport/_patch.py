@@ -13,6 +13,10 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
   flag values whose pseudo-member has not been created; 3.13.1 and later
   scan a list of values on every miss and create pseudo-members to answer.
 * ``__dir__``, wrapped so that dir() and help() list the two new methods.
+* ``__new__``, wrapped only where enum keeps no record of member values that
+  cannot be hashed (3.8 to 3.10; later versions keep one), to note which
+  classes have such values, so that ``in`` knows in constant time whether
+  it must compare values.
 
 The functions installed are those of `_lookup` themselves, so a lookup
 costs no extra call.  A metaclass that defines its own ``__contains__``
@@ -36,6 +40,21 @@ def __dir__(cls):
     return list(names) + [name for name in _ADDED if name not in names]
 
 
+def _noting_new(metacls, *args, **kwds):
+    enum_class = original('__new__')(metacls, *args, **kwds)
+    _lookup.note_class(enum_class)
+    return enum_class
+
+
+def _enum_classes():
+    """Every enum class alive now."""
+    pending = [enum.Enum]
+    while pending:
+        cls = pending.pop()
+        yield cls
+        pending.extend(cls.__subclasses__())
+
+
 def _method(function, name):
     function.__name__ = name
     function.__qualname__ = '%s.%s' % (EnumType.__name__, name)
@@ -50,6 +69,8 @@ _REPLACED = {
     '__contains__': _method(_lookup.contains, '__contains__'),
     '__dir__': _method(__dir__, '__dir__'),
 }
+if _lookup.NEEDS_CLASS_NOTES:
+    _REPLACED['__new__'] = _method(_noting_new, '__new__')
 
 
 def is_native():
@@ -71,7 +92,7 @@ def _is_ours(method):
 
 def original(name):
     """Return EnumType's own `name` method as it was before patching."""
-    current = EnumType.__dict__[name]
+    current = getattr(EnumType, name)
     return getattr(current, '__enum_backport_original__', current)
 
 
@@ -85,8 +106,14 @@ def apply():
         if is_native() or is_patched():
             return ()
         for name, function in _REPLACED.items():
-            function.__enum_backport_original__ = EnumType.__dict__[name]
+            function.__enum_backport_original__ = getattr(EnumType, name)
+            function.__wrapped__ = function.__enum_backport_original__
+            if name == '__new__':
+                function = staticmethod(function)
             setattr(EnumType, name, function)
         for name, function in _ADDED.items():
             setattr(EnumType, name, function)
+        if _lookup.NEEDS_CLASS_NOTES:
+            for enum_class in _enum_classes():
+                _lookup.note_class(enum_class)
         return tuple(_ADDED) + tuple(_REPLACED)

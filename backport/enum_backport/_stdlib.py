@@ -10,14 +10,22 @@ the run exits non-zero.
 
 The ledger also names tests that are excluded from a suite, with the
 reason, because they fail on this interpreter without the backport too.
+Running the suites without the backport (``--without-backport``) shows
+which those are, and that every test the ledger lists passes there.
+
+A suite is loaded the way regrtest loads it (through its ``test_main()``
+where it has one, as on 3.8), with every test resource enabled except
+network access, since tests that need it reach hosts on the internet.
 """
 
 import fnmatch
+import importlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 try:
@@ -26,6 +34,14 @@ except ImportError:  # pragma: no cover
     _resources = None
 
 DEFAULT_SUITES = ('test_enum',)
+
+#: The test resources enabled in the child: regrtest's, less 'network' and
+#: 'urlfetch' (the internet), 'largefile' (gigabytes of disk) and those that
+#: need a terminal, a display or sound.
+RESOURCES = ('cpu', 'decimal', 'subprocess', 'tzdata', 'walltime')
+
+#: Seconds a suite may take before the child is killed and the run fails.
+DEFAULT_TIMEOUT = 1800
 
 
 def version_key(info=None):
@@ -82,11 +98,61 @@ def _iter_tests(suite):
             yield test
 
 
-def run_in_this_process(suite_name, excluded, verbose=False):
-    """Run one suite here; return a dict of what ran and what failed."""
-    import enum_backport  # noqa: F401  (patches enum before the tests run)
+def load_suite(suite_name):
+    """Load stdlib suite `suite_name` as regrtest would run it."""
+    module = importlib.import_module('test.' + suite_name)
+    if hasattr(module, 'test_main'):
+        # An old-style suite (3.8) names its test classes in test_main(),
+        # and its module also holds mixin TestCases that only work combined.
+        return _collect_test_main(module)
+    return unittest.defaultTestLoader.loadTestsFromModule(module)
 
-    loaded = unittest.defaultTestLoader.loadTestsFromName('test.' + suite_name)
+
+def _collect_test_main(module):
+    from test import support
+
+    collected = []
+
+    def collect(*tests, **ignored):
+        collected.extend(tests)
+
+    patched = [(support, 'run_unittest')]
+    if hasattr(module, 'run_unittest'):
+        patched.append((module, 'run_unittest'))
+    saved = [(owner, name, getattr(owner, name)) for owner, name in patched]
+    try:
+        for owner, name in patched:
+            setattr(owner, name, collect)
+        module.test_main()
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+    loader = unittest.defaultTestLoader
+    suite = unittest.TestSuite()
+    for test in collected:
+        if isinstance(test, str):
+            suite.addTest(loader.loadTestsFromModule(sys.modules[test]))
+        elif isinstance(test, type) and issubclass(test, unittest.TestCase):
+            suite.addTest(loader.loadTestsFromTestCase(test))
+        else:
+            suite.addTest(test)
+    return suite
+
+
+def run_in_this_process(suite_name, excluded, verbose=False, backport=True):
+    """Run one suite here; return a dict of what ran and what failed."""
+    if backport:
+        import enum_backport  # noqa: F401  (patches enum before the tests run)
+    else:
+        enum_type = getattr(__import__('enum'), 'EnumType', None)
+        if enum_type is not None and 'from_value' in enum_type.__dict__:
+            module = getattr(enum_type.from_value, '__module__', '')
+            if module.startswith('enum_backport'):
+                raise RuntimeError('enum_backport was imported in a run without it')
+    from test import support
+
+    support.use_resources = list(RESOURCES)
+    loaded = load_suite(suite_name)
     kept, dropped = unittest.TestSuite(), []
     for test in _iter_tests(loaded):
         if any(fnmatch.fnmatchcase(test.id(), pattern) for pattern in excluded):
@@ -104,6 +170,7 @@ def run_in_this_process(suite_name, excluded, verbose=False):
     for test in result.unexpectedSuccesses:
         failed[test.id()] = 'unexpected success'
     return {
+        'backport': backport,
         'ran': result.testsRun,
         'skipped': len(result.skipped),
         'excluded': dropped,
@@ -112,49 +179,129 @@ def run_in_this_process(suite_name, excluded, verbose=False):
     }
 
 
-def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout):
+def child_main(argv):
+    """Run one suite in this (child) process and write the result as JSON."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('suite')
+    parser.add_argument('--result', required=True)
+    parser.add_argument('--ledger')
+    parser.add_argument('--verbose', action='store_true')
+    parser.add_argument('--without-backport', action='store_true')
+    args = parser.parse_args(argv)
+    excluded = exclusions(load_ledger(args.ledger), args.suite)
+    result = run_in_this_process(
+        args.suite, excluded, args.verbose, backport=not args.without_backport)
+    with open(args.result, 'w', encoding='utf-8') as f:
+        json.dump(result, f)
+    return 0
+
+
+# The child of a run without the backport loads this file by its path, so
+# that importing the enum_backport package cannot patch enum first.
+_CHILD_WITHOUT_BACKPORT = (
+    'import importlib.util, sys; '
+    'spec = importlib.util.spec_from_file_location("_enum_backport_stdlib", sys.argv[1]); '
+    'module = importlib.util.module_from_spec(spec); '
+    'spec.loader.exec_module(module); '
+    'sys.exit(module.child_main(sys.argv[2:]))'
+)
+
+
+def _child_command(suite, result_path, ledger_path, verbose, backport):
+    if backport:
+        command = [sys.executable, '-m', 'enum_backport', '_run-one', suite]
+    else:
+        command = [sys.executable, '-c', _CHILD_WITHOUT_BACKPORT,
+                   os.path.abspath(__file__), suite, '--without-backport']
+    command += ['--result', result_path]
+    if ledger_path:
+        command += ['--ledger', os.path.abspath(ledger_path)]
+    if verbose:
+        command.append('--verbose')
+    return command
+
+
+def _print_tail(output, out, lines=30):
+    if output:
+        text = output.decode('utf-8', 'replace') if isinstance(output, bytes) else output
+        for line in text.splitlines()[-lines:]:
+            print('  | ' + line, file=out)
+
+
+def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
+        backport=True, timeout=DEFAULT_TIMEOUT):
     """Run each suite in a child interpreter and compare with the ledger.
 
-    Return the number of discrepancies (0 means the run agrees).
+    Under the backport (the default) a failure the ledger does not list,
+    and a listed test that passes or is not found, is a discrepancy.
+    Without it (``backport=False``) every failure is one, since the
+    ledger's exclusions should have removed them, and so is a listed test
+    that is not found.  Return the number of discrepancies (0 means the
+    run agrees).
     """
     ledger = load_ledger(ledger_path)
     discrepancies = 0
+    under = 'under enum_backport' if backport else 'without enum_backport'
     for suite in suites:
         excluded = exclusions(ledger, suite)
         recorded_for, expected = ledger_entries(ledger, suite)
+        started = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
             result_path = os.path.join(tmp, 'result.json')
-            command = [sys.executable, '-m', 'enum_backport', '_run-one', suite,
-                       '--result', result_path]
-            if ledger_path:
-                command += ['--ledger', ledger_path]
-            if verbose:
-                command.append('--verbose')
-            child = subprocess.run(command)
+            command = _child_command(suite, result_path, ledger_path, verbose, backport)
+            # What the tests print is shown with --verbose, or when the
+            # child does not report.
+            captured = None if verbose else subprocess.PIPE
+            try:
+                child = subprocess.run(command, timeout=timeout, stdin=subprocess.DEVNULL,
+                                       stdout=captured, stderr=captured and subprocess.STDOUT)
+            except subprocess.TimeoutExpired as timed_out:
+                print('%s: did not finish within %d s; the child was killed'
+                      % (suite, timeout), file=out)
+                _print_tail(timed_out.output, out)
+                discrepancies += 1
+                continue
             if not os.path.exists(result_path):
                 print('%s: the child interpreter died (exit %s) before reporting'
                       % (suite, child.returncode), file=out)
+                _print_tail(child.stdout, out)
                 discrepancies += 1
                 continue
             with open(result_path, encoding='utf-8') as f:
                 result = json.load(f)
+        elapsed = time.monotonic() - started
         failed, ran_ids = result['failed'], set(result['all'])
-        unlisted = sorted(set(failed) - set(expected))
-        passing = sorted(t for t in expected if t in ran_ids and t not in failed)
         missing = sorted(t for t in expected if t not in ran_ids)
-        print('%s on %s under enum_backport: %d run, %d skipped, %d excluded, '
-              '%d failed (%d listed in the ledger%s)' % (
-                  suite, version_key(), result['ran'], result['skipped'],
+        if backport:
+            unlisted = sorted(set(failed) - set(expected))
+            passing = sorted(t for t in expected if t in ran_ids and t not in failed)
+        else:
+            unlisted, passing = sorted(failed), []
+        print('%s on %s %s: %d run, %d skipped, %d excluded, '
+              '%d failed (%d listed in the ledger%s) in %.0f s' % (
+                  suite, version_key(), under, result['ran'], result['skipped'],
                   len(result['excluded']), len(failed), len(expected),
                   '' if recorded_for in (None, version_key())
-                  else ', entries recorded on %s' % recorded_for),
+                  else ', entries recorded on %s' % recorded_for,
+                  elapsed),
               file=out)
         for pattern, reason in excluded.items():
             print('  excluded %s: %s' % (pattern, reason), file=out)
-        for test_id in sorted(set(failed) & set(expected)):
-            print('  expected failure %s: %s' % (test_id, expected[test_id]), file=out)
-        for test_id in unlisted:
-            print('  UNLISTED FAILURE %s: %s' % (test_id, failed[test_id]), file=out)
+        if backport:
+            for test_id in sorted(set(failed) & set(expected)):
+                print('  expected failure %s: %s' % (test_id, expected[test_id]), file=out)
+            for test_id in unlisted:
+                print('  UNLISTED FAILURE %s: %s' % (test_id, failed[test_id]), file=out)
+        else:
+            listed_passing = sum(1 for t in expected if t in ran_ids and t not in failed)
+            if expected:
+                print('  %d of the %d tests the ledger lists pass without the backport'
+                      % (listed_passing, len(expected)), file=out)
+            for test_id in unlisted:
+                print('  FAILS WITHOUT THE BACKPORT %s: %s' % (test_id, failed[test_id]),
+                      file=out)
         for test_id in passing:
             print('  LISTED BUT PASSES %s' % test_id, file=out)
         for test_id in missing:

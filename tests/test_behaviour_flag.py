@@ -1,0 +1,319 @@
+"""Flag and IntFlag: composites, zero, negative values and boundaries.
+
+For a Flag whose ``_missing_`` is the stock one, ``from_value`` gives what
+the constructor gives for an int (a member, a pseudo-member, or on 3.11+ an
+EJECT flag's plain int), a miss where the constructor raises ValueError,
+and a miss for anything that is not an int; ``in`` is True exactly when a
+member would result, and creates nothing to find out.
+
+The stock rules differ by version: 3.8-3.10 let IntFlag take any int and
+Flag any value whose bits are all covered by members (a negative value
+through ``~``); 3.11 added boundaries.  The tables below hold each.
+"""
+
+import enum
+import unittest
+from enum import Flag, IntFlag
+
+import _support  # noqa: F401  (imports enum_backport unless enum has the change)
+from _support import HAS_BOUNDARY, Sentinel, not_valid
+
+MISS = 'miss'
+EJECTED = 'ejected'   # an EJECT flag hands back the plain int
+
+
+def abc(base=Flag, **boundary):
+    class ABC(base, **boundary):
+        A = 1
+        B = 2
+        C = 4
+    return ABC
+
+
+def gap(base=Flag, **boundary):
+    class Gap(base, **boundary):   # no member for bit 2
+        A = 1
+        C = 4
+    return Gap
+
+
+def multi(base=Flag, **boundary):
+    class Multi(base, **boundary):  # bits 2 and 4 only together
+        A = 1
+        BC = 6
+        D = 8
+    return Multi
+
+
+def zero(base=Flag, **boundary):
+    class Zero(base, **boundary):
+        NONE = 0
+        A = 1
+        B = 2
+    return Zero
+
+
+def aliased(base=Flag, **boundary):
+    class Aliased(base, **boundary):
+        R = 1
+        W = 2
+        RW = 3
+        X = 4
+    return Aliased
+
+
+# value -> value of the expected (pseudo-)member, MISS or EJECTED
+ABC = {0: 0, 1: 1, 2: 2, 3: 3, 7: 7, -1: 7, -2: 6, -8: 0,
+       8: MISS, 9: MISS, 15: MISS, -9: MISS}
+if HAS_BOUNDARY:
+    INT_ABC = {0: 0, 3: 3, 7: 7, 8: 8, 9: 9, 15: 15, -1: 7, -2: 6, -8: 0,
+               -9: 7, -16: 16, -17: 15}
+    GAP = {0: 0, 1: 1, 4: 4, 5: 5, -3: 5, -8: 0,
+           2: MISS, 3: MISS, 7: MISS, 8: MISS, -1: MISS, -2: MISS, -6: MISS, -9: MISS}
+else:
+    INT_ABC = {0: 0, 3: 3, 7: 7, 8: 8, 9: 9, 15: 15, -1: -1, -2: -2, -8: -8,
+               -9: -9, -16: -16}
+    GAP = {0: 0, 1: 1, 4: 4, 5: 5, -1: 5, -2: 4, -6: 0,
+           2: MISS, 3: MISS, 7: MISS, 8: MISS, -8: MISS, -9: MISS}
+
+BOUNDARY_ABC = {
+    'STRICT': {0: 0, 7: 7, -1: 7, -8: 0,
+               8: MISS, 9: MISS, 15: MISS, -9: MISS, -16: MISS, -17: MISS},
+    'CONFORM': {0: 0, 7: 7, 8: 0, 9: 1, 15: 7, -1: 7, -8: 0, -9: 7, -16: 0, -17: 7},
+    'EJECT': {0: 0, 7: 7, -1: 7, -8: 0,
+              8: EJECTED, 9: EJECTED, 15: EJECTED, -9: EJECTED, -16: EJECTED, -17: EJECTED},
+    'KEEP': {0: 0, 7: 7, 8: 8, 9: 9, 15: 15, -1: 7, -8: 0, -9: 7, -16: 16, -17: 15},
+}
+BOUNDARY_GAP = {
+    'STRICT': {5: 5, -3: 5, 2: MISS, 3: MISS, -1: MISS},
+    'CONFORM': {5: 5, 2: 0, 3: 1, -1: 5, -3: 5},
+    'EJECT': {5: 5, -3: 5, 2: EJECTED, 3: EJECTED, -1: EJECTED},
+    'KEEP': {5: 5, 2: 2, 3: 3, -1: 7, -3: 5},
+}
+
+NON_INTS = [2.5, 3.0, 'a', 'A', '', None, b'\x01', (1,), 1j, [], {}, [1], {1}]
+
+
+class TableMixin:
+
+    def check_table(self, cls, table):
+        sentinel = Sentinel('default')
+        before = dict(cls._value2member_map_)
+        for value, expected in table.items():
+            with self.subTest(cls=cls, value=value, op='in'):
+                self.assertIs(value in cls, isinstance(expected, int))
+        # `in` made nothing: the map holds the same values and members.
+        self.assertEqual(cls._value2member_map_, before)
+        for key, member in before.items():
+            self.assertIs(cls._value2member_map_[key], member)
+
+        for value, expected in table.items():
+            with self.subTest(cls=cls, value=value, op='from_value'):
+                if expected is MISS:
+                    self.assertIs(cls.from_value(value, sentinel), sentinel)
+                    self.assertIsNone(cls.from_value(value, None))
+                    # (the message: test_miss_message_for_an_invalid_int)
+                    with self.assertRaises(ValueError):
+                        cls.from_value(value)
+                    with self.assertRaises(ValueError):
+                        cls(value)   # the table agrees with the constructor
+                elif expected is EJECTED:
+                    result = cls.from_value(value)
+                    self.assertIs(type(result), int)
+                    self.assertEqual(result, value)
+                    self.assertEqual(cls.from_value(value, sentinel), value)
+                    self.assertEqual(cls(value), value)
+                else:
+                    result = cls.from_value(value)
+                    self.assertIsInstance(result, cls)
+                    self.assertEqual(result._value_, expected)
+                    self.assertIs(cls.from_value(value, sentinel), result)
+                    self.assertIs(cls(value), result)
+                    self.assertIs(value in cls, True)
+
+
+class FlagTableTest(TableMixin, unittest.TestCase):
+
+    def test_flag(self):
+        self.check_table(abc(), ABC)
+
+    def test_intflag(self):
+        self.check_table(abc(IntFlag), INT_ABC)
+
+    def test_flag_with_a_gap(self):
+        self.check_table(gap(), GAP)
+
+    def test_single_bits_are_the_members(self):
+        F = abc()
+        self.assertIs(F.from_value(2), F.B)
+        self.assertIs(F.from_value(F.B), F.B)
+        G = gap()
+        self.assertIs(G.from_value(4), G.C)
+        if not HAS_BOUNDARY:
+            self.assertIs(G.from_value(-2), G.C)   # ~1, through ~
+
+    def test_negative_values_through_invert(self):
+        F = abc()
+        self.assertIs(F.from_value(-1), ~F(0))
+        self.assertIs(F.from_value(-2), ~F.A)
+        self.assertIs(F.from_value(-8), F(0))
+
+    def test_zero(self):
+        F = abc()
+        self.assertIs(0 in F, True)
+        self.assertIs(F.from_value(0), F(0))
+        self.assertIs(F.from_value(0)._value_, 0)
+        Z = zero()
+        self.assertIs(0 in Z, True)
+        self.assertIs(Z.from_value(0), Z.NONE)
+        self.assertIs(Z.from_value(3), Z.A | Z.B)
+        self.assertIs(4 in Z, False)
+        I = abc(IntFlag)
+        self.assertIs(I.from_value(0), I(0))
+
+    def test_composite_member_identity(self):
+        F = abc()
+        self.assertIs(F.from_value(F.A | F.C), F.A | F.C)
+        self.assertIs(F.from_value(5), F.A | F.C)
+        I = abc(IntFlag)
+        self.assertIs(I.from_value(I.A | I.C), I.A | I.C)
+
+    def test_non_ints_miss(self):
+        sentinel = Sentinel('default')
+        for make, base in ((abc, Flag), (abc, IntFlag), (gap, Flag), (zero, Flag)):
+            cls = make(base)   # fresh: 3.0 would hit a cached composite 3
+            for value in NON_INTS:
+                with self.subTest(cls=cls, base=base, value=value):
+                    self.assertIs(value in cls, False)
+                    self.assertIs(cls.from_value(value, sentinel), sentinel)
+                    with self.assertRaises(ValueError) as cm:
+                        cls.from_value(value)
+                    self.assertEqual(str(cm.exception), not_valid(value, cls))
+
+    def test_equal_ints_hit(self):
+        F = abc()
+        self.assertIs(F.from_value(1.0), F.A)
+        self.assertIs(F.from_value(True), F.A)
+        self.assertIs(F.from_value(4.0), F.C)
+        self.assertIs(True in F, True)
+        self.assertIs(F.from_value(abc(IntFlag).B), F.B)
+
+    def test_miss_message_for_an_invalid_int(self):
+        # Without a default, from_value raises what the constructor raises:
+        # on 3.11+ the boundary's own message for an invalid int.  A non-int
+        # gets the plain message on every version.
+        class Perm(Flag):
+            R = 4
+            W = 2
+            X = 1
+        for cls, value in ((Perm, 8), (abc(), -9), (abc(), 15), (gap(), 2), (gap(), 3)):
+            with self.subTest(cls=cls, value=value):
+                with self.assertRaises(ValueError) as constructor:
+                    cls(value)
+                with self.assertRaises(ValueError) as cm:
+                    cls.from_value(value)
+                self.assertEqual(str(cm.exception), str(constructor.exception))
+        with self.assertRaises(ValueError) as cm:
+            Perm.from_value('R')
+        self.assertEqual(str(cm.exception), not_valid('R', Perm))
+
+
+class ConstructorAgreementTest(unittest.TestCase):
+    """Every int from -40 to 40 (and a few large ones) against the constructor."""
+
+    values = list(range(-40, 41)) + [2 ** 40, -2 ** 40, 2 ** 70 + 1]
+
+    def shapes(self):
+        shapes = []
+        for make in (abc, gap, multi, zero, aliased):
+            for base in (Flag, IntFlag):
+                shapes.append((make, base, {}))
+                if HAS_BOUNDARY:
+                    for boundary in (enum.STRICT, enum.CONFORM, enum.EJECT, enum.KEEP):
+                        shapes.append((make, base, {'boundary': boundary}))
+        return shapes
+
+    def test_agrees_with_the_constructor(self):
+        for make, base, boundary in self.shapes():
+            probed = make(base, **boundary)    # `in` and from_value
+            oracle = make(base, **boundary)    # the stock constructor, alone
+            before = dict(probed._value2member_map_)
+            contained = {value: value in probed for value in self.values}
+            self.assertEqual(probed._value2member_map_, before)
+            for value in self.values:
+                with self.subTest(cls=probed.__qualname__, base=base.__name__,
+                                  boundary=boundary, value=value):
+                    try:
+                        expected = oracle(value)
+                    except ValueError:
+                        expected = None
+                    result = probed.from_value(value, None)
+                    if expected is None:
+                        self.assertIsNone(result)
+                    elif isinstance(expected, oracle):
+                        self.assertIsInstance(result, probed)
+                        self.assertEqual(result._value_, expected._value_)
+                        self.assertEqual(result._name_, expected._name_)
+                        self.assertIs(probed(value), result)
+                    else:   # EJECT's plain int
+                        self.assertIs(type(result), int)
+                        self.assertEqual(result, expected)
+                    self.assertIs(contained[value], isinstance(result, probed))
+
+
+@unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+class BoundaryTest(TableMixin, unittest.TestCase):
+
+    def check_boundary(self, name):
+        boundary = getattr(enum, name)
+        for base in (Flag, IntFlag):
+            with self.subTest(boundary=name, base=base):
+                self.check_table(abc(base, boundary=boundary), BOUNDARY_ABC[name])
+                self.check_table(gap(base, boundary=boundary), BOUNDARY_GAP[name])
+
+    def test_strict(self):
+        self.check_boundary('STRICT')
+
+    def test_conform(self):
+        self.check_boundary('CONFORM')
+
+    def test_eject(self):
+        self.check_boundary('EJECT')
+
+    def test_keep(self):
+        self.check_boundary('KEEP')
+
+    def test_eject_int_is_not_in(self):
+        E = abc(boundary=enum.EJECT)
+        self.assertEqual(E.from_value(8), 8)
+        self.assertIs(8 in E, False)
+        self.assertIs(E.from_value(8, None), 8)
+        self.assertIs(type(E.from_value(9, None)), int)
+
+    def test_defaults(self):
+        self.assertIs(Flag._boundary_, enum.STRICT)
+        self.assertIs(IntFlag._boundary_, enum.KEEP)
+
+
+@unittest.skipIf(HAS_BOUNDARY, 'the pre-3.11 Flag rules')
+class StockRulesBefore311Test(unittest.TestCase):
+
+    def test_intflag_accepts_any_int(self):
+        I = abc(IntFlag)
+        for value in (8, 16, 2 ** 40, -1, -9, -2 ** 40):
+            with self.subTest(value=value):
+                self.assertIs(value in I, True)
+                self.assertEqual(I.from_value(value)._value_, value)
+
+    def test_flag_accepts_covered_bits(self):
+        G = gap()
+        self.assertIs(5 in G, True)
+        self.assertIs(2 in G, False)
+        self.assertIs(6 in G, False)
+        self.assertIs(-1 in G, True)       # ~0
+        self.assertIs(-3 in G, False)      # ~2
+        self.assertIs(G.from_value(-1), G.A | G.C)
+
+
+if __name__ == '__main__':
+    unittest.main()

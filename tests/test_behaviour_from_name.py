@@ -1,0 +1,165 @@
+"""EnumCls.from_name(name, /, default=<not given>)."""
+
+import unittest
+from enum import Enum, Flag, IntEnum, IntFlag
+
+import _support  # noqa: F401  (imports enum_backport unless enum has the change)
+from _support import Sentinel, not_valid_name
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = 3
+    CRIMSON = 1  # an alias of RED
+
+    def describe(self):
+        return self.name.lower()
+
+    @property
+    def shade(self):
+        return 'bright'
+
+    @classmethod
+    def favourite(cls):
+        return cls.RED
+
+
+class Outer:
+    class Color(Enum):
+        RED = 1
+
+
+class Perm(Flag):
+    R = 4
+    W = 2
+    X = 1
+    RWX = 7
+
+
+class Reserved(Enum):
+    """Members named like the attributes from_name must not find."""
+    name = 1
+    value = 2
+    from_value = 3
+    from_name = 4     # shadows the method: reach it through the metaclass
+
+
+class Empty(Enum):
+    pass
+
+
+# Attributes reachable on an enum class that are not members.
+NOT_MEMBERS = (
+    'mro', '__class__', '_missing_', 'name', 'value', 'from_value', 'from_name',
+    '__members__', '__init__', '__new__', '__doc__', '__module__', '_member_map_',
+    '_value2member_map_', '_member_names_', '__contains__', '__len__', 'describe',
+    'shade', 'favourite', '_generate_next_value_', '',
+)
+
+
+class FromNameTest(unittest.TestCase):
+
+    def test_members(self):
+        for name, member in Color.__members__.items():
+            with self.subTest(name=name):
+                self.assertIs(Color.from_name(name), member)
+        self.assertIs(Color.from_name('RED'), Color.RED)
+
+    def test_alias(self):
+        self.assertIs(Color.from_name('CRIMSON'), Color.RED)
+        self.assertIs(Color.from_name('CRIMSON', None), Color.RED)
+
+    def test_flag_members(self):
+        self.assertIs(Perm.from_name('R'), Perm.R)
+        self.assertIs(Perm.from_name('RWX'), Perm.RWX)
+        self.assertIsNone(Perm.from_name('R|W', None))
+
+    def test_is_the_same_as_members_mapping(self):
+        for cls in (Color, Perm, Reserved):
+            for name in list(cls.__members__) + list(NOT_MEMBERS):
+                with self.subTest(cls=cls, name=name):
+                    expected = cls.__members__.get(name)
+                    self.assertIs(meta_from_name(cls, name, None), expected)
+
+    def test_values_are_not_names(self):
+        self.assertIsNone(Color.from_name(1, None))
+        self.assertIsNone(Color.from_name('1', None))
+
+    def test_case_matters(self):
+        self.assertIsNone(Color.from_name('red', None))
+        self.assertIsNone(Color.from_name(' RED', None))
+
+    def test_miss_message(self):
+        with self.assertRaises(ValueError) as cm:
+            Color.from_name('PURPLE')
+        self.assertEqual(str(cm.exception), "'PURPLE' is not a valid Color member name")
+        with self.assertRaises(ValueError) as cm:
+            Outer.Color.from_name('PURPLE')
+        self.assertEqual(str(cm.exception), "'PURPLE' is not a valid Outer.Color member name")
+
+    def test_default(self):
+        sentinel = Sentinel('default')
+        self.assertIs(Color.from_name('PURPLE', sentinel), sentinel)
+        self.assertIs(Color.from_name('PURPLE', default=sentinel), sentinel)
+        self.assertIsNone(Color.from_name('PURPLE', None))
+        self.assertIs(Color.from_name('PURPLE', Color.BLUE), Color.BLUE)
+        self.assertIs(Color.from_name('RED', sentinel), Color.RED)
+
+    def test_not_members(self):
+        sentinel = Sentinel('default')
+        for name in NOT_MEMBERS:
+            with self.subTest(name=name):
+                self.assertIs(Color.from_name(name, sentinel), sentinel)
+                with self.assertRaises(ValueError) as cm:
+                    Color.from_name(name)
+                self.assertEqual(str(cm.exception), not_valid_name(name, Color))
+
+    def test_members_with_reserved_looking_names(self):
+        self.assertIs(meta_from_name(Reserved, 'name'), Reserved['name'])
+        self.assertIs(meta_from_name(Reserved, 'value'), Reserved['value'])
+        self.assertIs(meta_from_name(Reserved, 'from_value'), Reserved['from_value'])
+        self.assertIs(meta_from_name(Reserved, 'from_name', None), Reserved['from_name'])
+        self.assertEqual(Reserved['value'].value, 2)
+        self.assertIsNone(meta_from_name(Reserved, '__members__', None))
+        self.assertIsNone(meta_from_name(Reserved, 'mro', None))
+        with self.assertRaises(ValueError) as cm:
+            meta_from_name(Reserved, '_missing_')
+        self.assertEqual(str(cm.exception), "'_missing_' is not a valid Reserved member name")
+
+    def test_non_str_names(self):
+        sentinel = Sentinel('default')
+        for name in (1, 1.0, None, b'RED', ('RED',), Color.RED, [], ['RED'], {}, {'RED'}):
+            with self.subTest(name=name):
+                self.assertIs(Color.from_name(name, sentinel), sentinel)
+                with self.assertRaises(ValueError) as cm:
+                    Color.from_name(name)
+                self.assertEqual(str(cm.exception), not_valid_name(name, Color))
+
+    def test_memberless(self):
+        sentinel = Sentinel('default')
+        classes = [Enum, IntEnum, Flag, IntFlag, Empty]
+        for cls in classes:
+            for name in ('x', 'RED', 'mro', 1, []):
+                with self.subTest(cls=cls, name=name):
+                    self.assertIs(cls.from_name(name, sentinel), sentinel)
+                    with self.assertRaises(ValueError) as cm:
+                        cls.from_name(name)
+                    self.assertEqual(str(cm.exception), not_valid_name(name, cls))
+
+    def test_signature(self):
+        with self.assertRaises(TypeError):
+            Color.from_name()
+        with self.assertRaises(TypeError):
+            Color.from_name(name='RED')   # positional-only
+        with self.assertRaises(TypeError):
+            Color.from_name('RED', None, None)
+
+
+def meta_from_name(cls, *args):
+    """from_name reached through the metaclass, past a member that shadows it."""
+    return type(cls).from_name(cls, *args)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,390 @@
+"""EnumCls.from_value(value, /, default=<not given>)."""
+
+import enum
+import unittest
+from enum import Enum, Flag, IntEnum, IntFlag
+
+import _support  # noqa: F401  (imports enum_backport unless enum has the change)
+from _support import Sentinel, not_valid
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = 3
+    CRIMSON = 1  # an alias of RED
+
+
+class Outer:
+    class Color(Enum):
+        RED = 1
+
+
+class Num(IntEnum):
+    ONE = 1
+    TWO = 2
+
+
+class Count(IntEnum):
+    ONE = 1
+    THREE = 3
+
+
+class Sets(Enum):
+    ONE = {1}
+    LIST = [2]
+    LETTERS = frozenset({'a'})
+    THREE = 3
+
+
+class Nested(Enum):
+    PAIR = ([1], 2)
+
+
+class Lenient(Enum):
+    """The multi-value recipe: __init__ adds a further key to the value map."""
+    ONE = 1
+    BAG = {2}
+
+    def __init__(self, value):
+        if isinstance(value, int):
+            type(self)._value2member_map_['one'] = self
+
+
+class Opt(Enum):
+    NOTHING = None
+    SOME = 1
+
+
+class Empty(Enum):
+    pass
+
+
+class EmptyFlag(Flag):
+    pass
+
+
+class Behaviour(Enum):
+    """Members come from subclasses; this one has methods only."""
+
+    def describe(self):
+        return self.name.lower()
+
+
+class Greeting(Behaviour):
+    HELLO = 'hello'
+
+
+HOLLOW_CALLS = []
+
+
+class Hollow(Enum):
+    @classmethod
+    def _missing_(cls, value):
+        HOLLOW_CALLS.append(value)
+        return None
+
+
+ANSWER_CALLS = []
+
+
+class Answer(Enum):
+    YES = 'yes'
+    NO = 'no'
+
+    @classmethod
+    def _missing_(cls, value):
+        ANSWER_CALLS.append(value)
+        if isinstance(value, str):
+            return cls.__members__.get(value.upper())
+        return None
+
+
+RAISED = []
+
+
+class Raising(Enum):
+    A = 1
+
+    @classmethod
+    def _missing_(cls, value):
+        exc = KeyError(value)
+        RAISED.append(exc)
+        raise exc
+
+
+class Picky(Enum):
+    A = 1
+
+    @classmethod
+    def _missing_(cls, value):
+        exc = ValueError('Picky only takes 1, not %r' % (value,))
+        RAISED.append(exc)
+        raise exc
+
+
+class Junk(Enum):
+    A = 1
+
+    @classmethod
+    def _missing_(cls, value):
+        return 'junk'
+
+
+class Stranger(Enum):
+    A = 1
+
+    @classmethod
+    def _missing_(cls, value):
+        return Color.RED   # a member, but of another class
+
+
+class FlagRaising(Flag):
+    A = 1
+
+    @classmethod
+    def _missing_(cls, value):
+        exc = KeyError(value)
+        RAISED.append(exc)
+        raise exc
+
+
+class LookupTest(unittest.TestCase):
+
+    def test_member(self):
+        for member in Color:
+            self.assertIs(Color.from_value(member), member)
+        self.assertIs(Color.from_value(Color.CRIMSON), Color.RED)
+
+    def test_value(self):
+        self.assertIs(Color.from_value(1), Color.RED)
+        self.assertIs(Color.from_value(2), Color.GREEN)
+        self.assertIs(Color.from_value(3), Color.BLUE)
+        self.assertIs(Num.from_value(2), Num.TWO)
+
+    def test_alias_value_gives_the_canonical_member(self):
+        self.assertIs(Color.from_value(1), Color.CRIMSON)
+        self.assertIs(Color.from_value(1), Color.RED)
+
+    def test_equal_values_of_other_types(self):
+        self.assertIs(Color.from_value(1.0), Color.RED)
+        self.assertIs(Color.from_value(True), Color.RED)
+        self.assertIs(Color.from_value(3.0), Color.BLUE)
+        self.assertIs(Num.from_value(1.0), Num.ONE)
+        self.assertIs(Num.from_value(True), Num.ONE)
+        self.assertIsNone(Color.from_value(1.5, None))
+        self.assertIsNone(Color.from_value(False, None))
+        self.assertIsNone(Color.from_value('1', None))
+
+    def test_intenum_member_as_a_value(self):
+        self.assertIs(Color.from_value(Num.ONE), Color.RED)
+        self.assertIs(Count.from_value(Num.ONE), Count.ONE)
+        self.assertIsNone(Count.from_value(Num.TWO, None))
+        self.assertIsNone(Num.from_value(Color.RED, None))   # Color.RED != 1
+        self.assertIsNone(Color.from_value(Sets.THREE, None))
+
+    def test_none_value(self):
+        self.assertIs(Opt.from_value(None), Opt.NOTHING)
+        self.assertIs(Opt.from_value(None, Opt.SOME), Opt.NOTHING)
+        self.assertIs(Opt.from_value(2, Opt.SOME), Opt.SOME)
+
+    def test_unhashable_member_values(self):
+        self.assertIs(Sets.from_value({1}), Sets.ONE)
+        # The constructor of 3.12 and earlier misses this one (SPEC.md step 3).
+        self.assertIs(Sets.from_value(frozenset({1})), Sets.ONE)
+        self.assertIs(Sets.from_value([2]), Sets.LIST)
+        self.assertIs(Sets.from_value({'a'}), Sets.LETTERS)
+        self.assertIs(Sets.from_value(frozenset({'a'})), Sets.LETTERS)
+        self.assertIs(Sets.from_value(3), Sets.THREE)
+        for probe in ([], 1, 2, {2}, [3], (2,), frozenset(), {'b'}, 'a'):
+            with self.subTest(probe=probe):
+                self.assertIsNone(Sets.from_value(probe, None))
+                with self.assertRaises(ValueError) as cm:
+                    Sets.from_value(probe)
+                self.assertEqual(str(cm.exception), not_valid(probe, Sets))
+
+    def test_unhashable_values_beside_extra_keys(self):
+        self.assertIs(Lenient.from_value('one'), Lenient.ONE)
+        self.assertIs(Lenient.from_value({2}), Lenient.BAG)
+        self.assertIs(Lenient.from_value(frozenset({2})), Lenient.BAG)
+        self.assertIs(frozenset({2}) in Lenient, True)
+        self.assertIs(frozenset({3}) in Lenient, False)
+
+    def test_unhashable_probes(self):
+        sentinel = Sentinel('default')
+        for probe in ([], {}, set(), [1], {1: 1}, bytearray(b'\x01'), ([1],)):
+            with self.subTest(probe=probe):
+                self.assertIs(Color.from_value(probe, sentinel), sentinel)
+                with self.assertRaises(ValueError) as cm:
+                    Color.from_value(probe)
+                self.assertEqual(str(cm.exception), not_valid(probe, Color))
+        self.assertIs(Nested.from_value(([1], 2)), Nested.PAIR)
+        self.assertIsNone(Nested.from_value(([1], 3), None))
+
+
+class MissTest(unittest.TestCase):
+
+    def test_message(self):
+        with self.assertRaises(ValueError) as cm:
+            Color.from_value(9)
+        self.assertEqual(str(cm.exception), '9 is not a valid Color')
+        with self.assertRaises(ValueError) as cm:
+            Color.from_value('RED')
+        self.assertEqual(str(cm.exception), "'RED' is not a valid Color")
+
+    def test_message_uses_qualname(self):
+        with self.assertRaises(ValueError) as cm:
+            Outer.Color.from_value(9)
+        self.assertEqual(str(cm.exception), '9 is not a valid Outer.Color')
+        with self.assertRaises(ValueError) as cm:
+            Outer.Color.from_value([])
+        self.assertEqual(str(cm.exception), '[] is not a valid Outer.Color')
+
+    def test_message_matches_the_constructor(self):
+        for probe in (9, 'x', None, 2.5):
+            with self.subTest(probe=probe):
+                with self.assertRaises(ValueError) as expected:
+                    Color(probe)
+                with self.assertRaises(ValueError) as cm:
+                    Color.from_value(probe)
+                self.assertEqual(str(cm.exception), str(expected.exception))
+
+    def test_default(self):
+        sentinel = Sentinel('default')
+        self.assertIs(Color.from_value(9, sentinel), sentinel)
+        self.assertIs(Color.from_value(9, default=sentinel), sentinel)
+        self.assertIsNone(Color.from_value(9, None))
+        self.assertIs(Color.from_value(9, Color.RED), Color.RED)
+        self.assertEqual(Color.from_value(9, 0), 0)
+        self.assertIs(Color.from_value(1, sentinel), Color.RED)
+
+    def test_names_are_not_values(self):
+        self.assertIsNone(Color.from_value('RED', None))
+        self.assertIsNone(Color.from_value('CRIMSON', None))
+
+    def test_signature(self):
+        with self.assertRaises(TypeError):
+            Color.from_value()
+        with self.assertRaises(TypeError):
+            Color.from_value(value=1)   # positional-only
+        with self.assertRaises(TypeError):
+            Color.from_value(1, None, None)
+
+
+class MemberlessTest(unittest.TestCase):
+
+    def classes(self):
+        classes = [Enum, IntEnum, Flag, IntFlag, Empty, EmptyFlag, Behaviour, Hollow]
+        classes += [getattr(enum, name) for name in ('StrEnum', 'ReprEnum') if hasattr(enum, name)]
+        return classes
+
+    def test_every_lookup_misses(self):
+        sentinel = Sentinel('default')
+        del HOLLOW_CALLS[:]
+        for cls in self.classes():
+            for probe in (0, 1, -1, 'x', '', None, [], {}, ('Name', 'A B')):
+                with self.subTest(cls=cls, probe=probe):
+                    self.assertIs(cls.from_value(probe, sentinel), sentinel)
+                    self.assertIsNone(cls.from_value(probe, None))
+                    with self.assertRaises(ValueError) as cm:
+                        cls.from_value(probe)
+                    self.assertEqual(str(cm.exception), not_valid(probe, cls))
+        self.assertEqual(HOLLOW_CALLS, [])   # no members: _missing_ is not asked
+
+    def test_never_the_functional_api(self):
+        self.assertIsNone(Enum.from_value('x', None))
+        # With the constructor these would make a new enum class 'Color'.
+        self.assertEqual(Enum.from_value('Color', 'RED GREEN'), 'RED GREEN')
+        self.assertEqual(IntEnum.from_value('Num', [('ONE', 1)]), [('ONE', 1)])
+        self.assertEqual(Flag.from_value('Perm', 'R W X'), 'R W X')
+        with self.assertRaises(ValueError) as cm:
+            Enum.from_value('Color')
+        self.assertEqual(str(cm.exception), "'Color' is not a valid Enum")
+        with self.assertRaises(ValueError) as cm:
+            Flag.from_value(0)
+        self.assertEqual(str(cm.exception), '0 is not a valid Flag')
+
+    def test_subclass_with_members(self):
+        self.assertIs(Greeting.from_value('hello'), Greeting.HELLO)
+        self.assertIsNone(Behaviour.from_value('hello', None))
+
+
+class MissingHookTest(unittest.TestCase):
+
+    def setUp(self):
+        del ANSWER_CALLS[:]
+        del RAISED[:]
+
+    def test_missing_maps_values(self):
+        self.assertIs(Answer.from_value('Yes'), Answer.YES)
+        self.assertIs(Answer.from_value('NO', None), Answer.NO)
+        self.assertEqual(ANSWER_CALLS, ['Yes', 'NO'])
+
+    def test_missing_not_asked_for_a_hit(self):
+        self.assertIs(Answer.from_value('yes'), Answer.YES)
+        self.assertIs(Answer.from_value(Answer.NO), Answer.NO)
+        self.assertEqual(ANSWER_CALLS, [])
+
+    def test_missing_returning_none_is_a_miss(self):
+        sentinel = Sentinel('default')
+        self.assertIs(Answer.from_value('maybe', sentinel), sentinel)
+        with self.assertRaises(ValueError) as cm:
+            Answer.from_value('maybe')
+        self.assertEqual(str(cm.exception), "'maybe' is not a valid Answer")
+        self.assertEqual(ANSWER_CALLS, ['maybe', 'maybe'])
+
+    def test_missing_raising_keyerror_propagates(self):
+        sentinel = Sentinel('default')
+        with self.assertRaises(KeyError) as cm:
+            Raising.from_value(2)
+        self.assertIs(cm.exception, RAISED[-1])
+        with self.assertRaises(KeyError) as cm:
+            Raising.from_value(2, sentinel)
+        self.assertIs(cm.exception, RAISED[-1])
+        with self.assertRaises(KeyError):
+            Raising.from_value(2, None)
+        self.assertEqual(len(RAISED), 3)
+        self.assertIs(2 in Raising, False)   # `in` does not ask a non-Flag's _missing_
+        self.assertEqual(len(RAISED), 3)
+
+    def test_flag_missing_raising_keyerror_propagates(self):
+        with self.assertRaises(KeyError) as cm:
+            FlagRaising.from_value(2, None)
+        self.assertIs(cm.exception, RAISED[-1])
+
+    def test_missing_raising_valueerror(self):
+        sentinel = Sentinel('default')
+        with self.assertRaises(ValueError) as cm:
+            Picky.from_value(2)
+        self.assertIs(cm.exception, RAISED[-1])   # its own, as the constructor raises it
+        self.assertEqual(str(cm.exception), 'Picky only takes 1, not 2')
+        self.assertIs(Picky.from_value(2, sentinel), sentinel)
+        self.assertIs(Picky.from_value(1, sentinel), Picky.A)
+
+    def test_missing_returning_a_non_member_propagates(self):
+        sentinel = Sentinel('default')
+        for cls in (Junk, Stranger):
+            with self.subTest(cls=cls):
+                with self.assertRaises(TypeError) as expected:
+                    cls(2)
+                with self.assertRaises(TypeError) as cm:
+                    cls.from_value(2)
+                self.assertEqual(str(cm.exception), str(expected.exception))
+                with self.assertRaises(TypeError) as cm:
+                    cls.from_value(2, sentinel)
+                self.assertEqual(str(cm.exception), str(expected.exception))
+                self.assertIs(cls.from_value(1, sentinel), cls.A)
+                self.assertIs(2 in cls, False)
+
+
+class ConstructorTest(unittest.TestCase):
+
+    def test_same_object_as_the_constructor(self):
+        for cls in (Color, Num, Sets, Opt, Answer):
+            for member in cls:
+                with self.subTest(member=member):
+                    self.assertIs(cls.from_value(member._value_), cls(member._value_))
+
+
+if __name__ == '__main__':
+    unittest.main()
