@@ -77,7 +77,19 @@ def from_value(cls, value, /, default=NOT_GIVEN):
     except TypeError:
         member = _search(cls, value, False, default is NOT_GIVEN)
     else:
-        if member is None:
+        if member is not None:
+            return member
+        # The common miss (a hashable value, no unhashable member values,
+        # Enum's own _missing_) is settled here, without _search's calls.
+        try:
+            missing = cls._missing_.__func__
+        except AttributeError:
+            missing = None
+        if (
+            missing is not _STOCK_ENUM_MISSING
+            or isinstance(value, cls)
+            or _may_have_unhashable_values(cls)
+        ):
             member = _search(cls, value, True, default is NOT_GIVEN)
     if member is not None:
         return member
