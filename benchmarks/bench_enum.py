@@ -1,0 +1,308 @@
+"""One benchmark worker: times enum lookups in this interpreter, side by side.
+
+`run.py` starts this script in a venv of each interpreter it measures; it is
+not meant to be run by hand, although it can be::
+
+    python bench_enum.py lookups --backport --output lookups.json
+    python bench_enum.py untouched --output plain.json
+
+pyperf's own runner times one benchmark at a time, each in processes of its
+own, so two statements it compares are measured seconds apart.  The ratios
+this project reports are of statements timed next to each other: the
+statements compared with each other form a group, and each round times every
+statement of the group once, in an order that rotates from round to round.
+Value i of every statement in a group comes from round i, so the ratios are
+taken pair by pair.  The values are written as pyperf runs (one run per
+process), so ``python -m pyperf stats`` and ``compare_to`` read the files.
+
+Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
+
+* value-hit: ``E.from_value(v)`` beside ``E(v)``;
+* value-miss: ``E.from_value(m, None)`` beside ``try: E(m)`` with
+  ``except ValueError``;
+* name-hit: ``E.from_name(k)`` beside ``E[k]`` and ``getattr(E, k, None)``;
+* name-miss: ``E.from_name(x, None)`` beside ``try: E[x]`` with
+  ``except KeyError``;
+* in the last three, a metaclass method with the same signature that only
+  returns its default (``E._bench_floor``, installed here): the least any
+  lookup written as such a method can cost;
+* in-hit and in-miss: ``v in E`` for every size side by side, so the time at
+  10,000 members is compared with the time at 10 measured next to it;
+* flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
+  not created as a pseudo-member, beside a miss (a bit outside the flag) and
+  a single member's value.
+
+The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
+in processes with and without ``import enum_backport``; `run.py` pairs the
+processes.
+
+Statements an interpreter cannot run (``from_value`` without the backport or
+the CPython change, ``in`` with a non-member before 3.12) are left out.
+"""
+
+import argparse
+import enum
+import gc
+import sys
+import textwrap
+import time
+
+import pyperf
+
+SIZES = (10, 100, 1000, 10000)
+#: Copies of the statement in the body of the timing loop, so that the
+#: loop's own cost is spread over many executions of the statement.
+UNROLL = 10
+
+
+def _pick_timer():
+    # The thread's CPU clock leaves out the time this process spends waiting
+    # while other processes run, which on a shared machine swamps the
+    # difference between two statements; pyperf's wall clock counts it.
+    try:
+        info = time.get_clock_info('thread_time')
+    except (AttributeError, ValueError):
+        return 'perf_counter', pyperf.perf_counter
+    if info.resolution > 1e-6:
+        return 'perf_counter', pyperf.perf_counter
+    return 'thread_time', time.thread_time
+
+
+TIMER_NAME, TIMER = _pick_timer()
+
+
+class Statement:
+    def __init__(self, name, code, namespace, unroll=UNROLL):
+        self.name = name
+        self.code = code
+        self.unroll = unroll
+        self.loops = None
+        self.values = []
+        self.warmups = []
+        self._timer = _compile(code, namespace, unroll)
+
+    def time(self, loops):
+        return self._timer(loops)
+
+
+def _compile(code, namespace, unroll):
+    # Everything the statement names is bound as a default argument, that is
+    # a fast local, as timeit does with its setup.
+    names = sorted(namespace)
+    params = ''.join(', %s=%s' % (name, name) for name in names)
+    body = textwrap.indent(textwrap.dedent(code).strip() + '\n', ' ' * 8)
+    source = (
+        'def timer(_loops, _clock=_clock%s):\n'
+        '    _range = range(_loops)\n'
+        '    _t0 = _clock()\n'
+        '    for _ in _range:\n'
+        '%s'
+        '    return _clock() - _t0\n'
+    ) % (params, body * unroll)
+    scope = dict(namespace, _clock=TIMER)
+    exec(compile(source, '<bench %r>' % code, 'exec'), scope)
+    return scope['timer']
+
+
+def make_enum(size):
+    return enum.Enum('E%d' % size, [('M%d' % i, i) for i in range(size)])
+
+
+def has_value_checking_in():
+    # Before 3.12, `in` raises TypeError for anything but a member.
+    try:
+        return (-1 in enum.Enum('Probe', 'A')) is False
+    except TypeError:
+        return False
+
+
+def _floor(cls, value, /, default=None):
+    # A method of the metaclass with the signature of from_value and
+    # from_name that does nothing: what any such method costs to call.
+    return default
+
+
+def lookup_groups(sizes):
+    has_lookups = hasattr(type(enum.Enum), 'from_value')
+    if has_lookups:
+        type(enum.Enum)._bench_floor = _floor
+    has_in = has_value_checking_in()
+    enums = {size: make_enum(size) for size in sizes}
+    groups = []
+    for size in sizes:
+        ns = {
+            'E': enums[size],
+            'v': size // 2,  # a hit in the middle, where a scan stops halfway
+            'm': -1,
+            'k': 'M%d' % (size // 2),
+            'x': 'NOPE',
+        }
+        tag = ' [n=%d]' % size
+        if has_lookups:
+            groups.append(('value-hit' + tag, [
+                Statement('from_value hit' + tag, 'E.from_value(v)', ns),
+                Statement('E(v) hit' + tag, 'E(v)', ns),
+            ]))
+            groups.append(('value-miss' + tag, [
+                Statement('from_value miss default' + tag,
+                          'r = E.from_value(m, None)', ns),
+                Statement('try E(v) miss' + tag, '''
+                    try:
+                        r = E(m)
+                    except ValueError:
+                        r = None
+                ''', ns),
+                Statement('floor value miss' + tag, 'r = E._bench_floor(m, None)', ns),
+            ]))
+            groups.append(('name-hit' + tag, [
+                Statement('from_name hit' + tag, 'E.from_name(k)', ns),
+                Statement('E[name] hit' + tag, 'E[k]', ns),
+                Statement('getattr hit' + tag, 'getattr(E, k, None)', ns),
+                Statement('floor name hit' + tag, 'E._bench_floor(k)', ns),
+            ]))
+            groups.append(('name-miss' + tag, [
+                Statement('from_name miss default' + tag,
+                          'r = E.from_name(x, None)', ns),
+                Statement('try E[name] miss' + tag, '''
+                    try:
+                        r = E[x]
+                    except KeyError:
+                        r = None
+                ''', ns),
+                Statement('floor name miss' + tag, 'r = E._bench_floor(x, None)', ns),
+            ]))
+    if has_in:
+        for kind, probe in (('hit', lambda size: size // 2), ('miss', lambda size: -1)):
+            groups.append(('in-' + kind, [
+                Statement('in %s [n=%d]' % (kind, size), 'p in E',
+                          {'E': enums[size], 'p': probe(size)})
+                for size in sizes
+            ]))
+        flag = enum.Flag('F', ['F%d' % i for i in range(20)])
+        composite = 0
+        for bit in (0, 3, 7, 12, 19):
+            composite |= 1 << bit
+        groups.append(('flag', [
+            Statement('in flag composite [20 flags]', 'p in F',
+                      {'F': flag, 'p': composite}),
+            Statement('in flag miss [20 flags]', 'p in F',
+                      {'F': flag, 'p': 1 << 20 | 1}),
+            Statement('in flag single [20 flags]', 'p in F',
+                      {'F': flag, 'p': 1 << 7}),
+        ]))
+    return groups
+
+
+class Make(enum.Enum):
+    pass
+
+
+def untouched_groups():
+    E = make_enum(10)
+    ns = {'E': E, 'v': 5, 'Enum': enum.Enum}
+    return [('untouched', [
+        Statement('untouched E(v)', 'E(v)', ns),
+        Statement('untouched E.M', 'E.M5', ns),
+        Statement('untouched class creation', '''
+            class C(Enum):
+                A = 1
+                B = 2
+                C = 3
+                D = 4
+                E = 5
+        ''', ns, unroll=1),
+    ])]
+
+
+def calibrate(statement, min_time):
+    loops = 1
+    while True:
+        elapsed = statement.time(loops)
+        if elapsed >= min_time or loops >= 2 ** 32:
+            return loops
+        # Aim a little over min_time so one more try usually suffices.
+        loops = max(loops * 2, int(loops * min_time * 1.2 / max(elapsed, 1e-9)))
+
+
+def measure(groups, nvalue, nwarmup, min_time):
+    for _, statements in groups:
+        for statement in statements:
+            statement.loops = calibrate(statement, min_time)
+    gc_was_enabled = gc.isenabled()
+    for round_index in range(nwarmup + nvalue):
+        for _, statements in groups:
+            shift = round_index % len(statements)
+            for statement in statements[shift:] + statements[:shift]:
+                gc.disable()
+                try:
+                    raw = statement.time(statement.loops)
+                finally:
+                    if gc_was_enabled:
+                        gc.enable()
+                value = raw / (statement.loops * statement.unroll)
+                if round_index < nwarmup:
+                    statement.warmups.append((statement.loops, value))
+                else:
+                    statement.values.append(value)
+        gc.collect()
+
+
+#: What pyperf collects about the system that goes into the results; left out
+#: are the host name and the paths of the interpreter and its build.
+KEPT_METADATA = (
+    'perf_version', 'date', 'platform', 'load_avg_1min', 'runnable_threads',
+    'cpu_model_name', 'cpu_count', 'cpu_freq', 'python_implementation',
+    'python_version', 'python_compiler', 'python_cflags', 'mem_max_rss',
+)
+
+
+def to_suite(groups, variant):
+    benchmarks = []
+    for group, statements in groups:
+        for statement in statements:
+            metadata = {
+                'name': statement.name,
+                'timer': TIMER_NAME,
+                'loops': statement.loops,
+                'inner_loops': statement.unroll,
+                'description': '%s | %s | %s' % (
+                    group, variant, ' / '.join(
+                        line.strip() for line in statement.code.strip().splitlines())),
+            }
+            collected = pyperf.Run([1.0], metadata={'name': 'x'}).get_metadata()
+            metadata.update((key, collected[key]) for key in KEPT_METADATA
+                            if key in collected)
+            run = pyperf.Run(statement.values, warmups=statement.warmups,
+                             metadata=metadata, collect_metadata=False)
+            benchmarks.append(pyperf.Benchmark([run]))
+    return pyperf.BenchmarkSuite(benchmarks)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('group', choices=('lookups', 'untouched'))
+    parser.add_argument('--backport', action='store_true',
+                        help='import enum_backport before building the enums')
+    parser.add_argument('--output', required=True, help='pyperf JSON file to write')
+    parser.add_argument('--values', type=int, default=10)
+    parser.add_argument('--warmups', type=int, default=1)
+    parser.add_argument('--min-time', type=float, default=0.004,
+                        help='seconds each value lasts at least (default 0.004)')
+    parser.add_argument('--sizes', default=','.join(map(str, SIZES)))
+    args = parser.parse_args(argv)
+
+    if args.backport:
+        import enum_backport  # noqa: F401
+    variant = 'backport' if args.backport else 'native'
+    if args.group == 'lookups':
+        groups = lookup_groups([int(size) for size in args.sizes.split(',')])
+    else:
+        groups = untouched_groups()
+    measure(groups, args.values, args.warmups, args.min_time)
+    suite = to_suite(groups, variant)
+    suite.dump(args.output, replace=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Run the whole test suite: the CPython change and the backport.
+
+    python3 tools/check.py [--apt-source] [--tarball PATH] [-e ENVS]
+
+1. The CPython change (tools/cpython_change.py): fetch the 3.13.5 source,
+   build stock and patched interpreters (cached), run the stdlib suites and
+   this project's behaviour tests on the patched one, build and check the
+   changed docs, and write the git-am patch.
+2. The backport: tox, with one environment per interpreter from 3.8 up
+   (the stock 3.13.5 build among them), plus the typing checks.
+
+Everything it installs for itself (tox) goes into the cache,
+``$ENUM_FROM_VALUE_CACHE`` (default ``~/.cache/enum-from-value``).  It ends
+with one line per step, the interpreters tox ran, and a count of the tests
+that ran in pytest across all environments; it exits non-zero if any step
+failed.
+"""
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = ROOT / 'tools' / 'cpython_change.py'
+
+
+def cache_dir():
+    return Path(os.environ.get('ENUM_FROM_VALUE_CACHE')
+                or Path.home() / '.cache' / 'enum-from-value')
+
+
+def say(message):
+    print('==> ' + message, flush=True)
+
+
+def tox_command():
+    """A tox to run, installed into the cache on first use."""
+    venv = cache_dir() / 'venvs' / 'tox'
+    tox = venv / 'bin' / 'tox'
+    if not tox.exists():
+        say('installing tox into ' + str(venv))
+        subprocess.run([sys.executable, '-m', 'venv', str(venv)], check=True)
+        subprocess.run([str(venv / 'bin' / 'python'), '-m', 'pip', 'install', '-q',
+                        'tox>=4.11'], check=True)
+    return [str(tox)]
+
+
+def run_step(name, command, results, env=None):
+    say('%s: %s' % (name, ' '.join(command)))
+    started = time.monotonic()
+    code = subprocess.run(command, cwd=str(ROOT), env=env).returncode
+    results.append((name, code, time.monotonic() - started))
+    return code
+
+
+def junit_totals(directory):
+    """(passed, failed, skipped) over the pytest junit files in `directory`."""
+    passed = failed = skipped = 0
+    for path in sorted(glob.glob(os.path.join(directory, '*.xml'))):
+        root = ElementTree.parse(path).getroot()
+        suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')
+        for suite in suites:
+            tests = int(suite.get('tests', 0))
+            bad = int(suite.get('failures', 0)) + int(suite.get('errors', 0))
+            skip = int(suite.get('skipped', 0))
+            passed += tests - bad - skip
+            failed += bad
+            skipped += skip
+    return passed, failed, skipped
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--apt-source', action='store_true',
+                        help="fetch the CPython source with apt-get source (Debian)")
+    parser.add_argument('--tarball', help='a Python-3.13.5 tarball to use instead')
+    parser.add_argument('-e', '--envs', help='only these tox environments (comma-separated)')
+    parser.add_argument('--skip-cpython', action='store_true',
+                        help='skip step 1 (the CPython change); tox still needs the stock build')
+    args = parser.parse_args(argv)
+
+    results = []
+    fetch = [sys.executable, str(TOOL), 'fetch']
+    if args.apt_source:
+        fetch.append('--apt-source')
+    if args.tarball:
+        fetch += ['--tarball', args.tarball]
+    if run_step('fetch CPython 3.13.5', fetch, results) != 0:
+        return report(results, None)
+
+    say('build stock CPython 3.13.5 (reused when cached)')
+    built = subprocess.run([sys.executable, str(TOOL), 'build', '--stock'],
+                           cwd=str(ROOT), stdout=subprocess.PIPE, text=True)
+    stock = built.stdout.strip().splitlines()[-1] if built.stdout.strip() else ''
+    results.append(('build stock 3.13.5', built.returncode, 0.0))
+    if built.returncode != 0 or not os.path.exists(stock):
+        return report(results, None)
+
+    if not args.skip_cpython:
+        run_step('CPython change (build, test, docs, patch)',
+                 [sys.executable, str(TOOL), 'all'], results)
+
+    junit = cache_dir() / 'junit'
+    for old in glob.glob(str(junit / '*.xml')):
+        os.remove(old)
+    env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit))
+    tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
+    if args.envs:
+        tox += ['-e', args.envs]
+    run_step('tox (backport on every interpreter, typing)', tox, results, env=env)
+    return report(results, junit)
+
+
+def report(results, junit):
+    print()
+    print('Summary')
+    for name, code, seconds in results:
+        print('  %-48s %s  (%.0f s)' % (name, 'ok' if code == 0 else 'FAILED', seconds))
+    interpreters = cache_dir() / 'interpreters.txt'
+    if interpreters.exists():
+        print(interpreters.read_text().rstrip())
+    failed_steps = sum(1 for _, code, _ in results if code != 0)
+    if junit is not None:
+        passed, failed, skipped = junit_totals(str(junit))
+        print('pytest, all environments: %d passed, %d failed, %d skipped' % (passed, failed, skipped))
+    print('steps: %d passed, %d failed' % (len(results) - failed_steps, failed_steps))
+    return 1 if failed_steps else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
