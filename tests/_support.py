@@ -13,10 +13,11 @@ import unittest
 
 EnumType = enum.EnumMeta  # spelled EnumType from 3.11 on; the same object
 
-# Decided before anything is imported: the method is native when the enum
-# module defined it (a backport imported earlier, by a plugin say, would
-# have installed a function from its own module).
-NATIVE = getattr(vars(EnumType).get('from_value'), '__module__', None) == 'enum'
+# Decided before anything is imported: the method is native when the
+# interpreter has one that enum_backport did not install (the backport
+# marks what it installs, which a plugin may have imported earlier).
+_method = vars(EnumType).get('from_value')
+NATIVE = _method is not None and not getattr(_method, '__enum_backport__', False)
 
 if NATIVE:
     enum_backport = None

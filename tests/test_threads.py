@@ -37,21 +37,15 @@ THREADS = 8
 HAS_BOUNDARY = hasattr(enum, 'FlagBoundary')
 
 # Run in a fresh interpreter: eight threads released by one barrier import
-# enum_backport, while a profiler records what each call of the patching
-# function returned.  Prints one JSON line.
+# enum_backport.  Prints one JSON line.  (No profiler: on 3.8 one makes
+# importlib's own module-lock deadlock detection hang now and then.)
 IMPORT_RACE = r'''
 import enum, json, sys, threading
 N = %(threads)d
 sys.setswitchinterval(1e-6)
 native = hasattr(enum.EnumMeta, 'from_value')
 barrier = threading.Barrier(N)
-applied, seen, errors = [], [], []
-
-def profiler(frame, event, arg):
-    code = frame.f_code
-    if (event == 'return' and code.co_name == 'apply'
-            and code.co_filename.endswith('_patch.py')):
-        applied.append(list(arg) if arg is not None else None)
+seen, errors = [], []
 
 def worker():
     try:
@@ -74,14 +68,16 @@ def worker():
     except BaseException as exc:
         errors.append(repr(exc))
 
-threading.setprofile(profiler)
 threads = [threading.Thread(target=worker) for _ in range(N)]
 for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
-threading.setprofile(None)
-print(json.dumps({'native': native, 'applied': applied, 'seen': seen, 'errors': errors}))
+# A second application would have recorded the backport's own functions
+# as the originals it replaced.
+twice = [name for name, function in vars(enum.EnumMeta).items()
+         if getattr(function, '__enum_backport_original__', None) is function]
+print(json.dumps({'native': native, 'twice': twice, 'seen': seen, 'errors': errors}))
 '''
 
 
@@ -126,10 +122,9 @@ class ConcurrentImportTests(unittest.TestCase):
                     self.assertTrue(s['from_value'] and s['default'] and s['from_name'])
                     self.assertEqual(s['in'], [True, False, False])
                     self.assertTrue(s['dir'])
-                patching_calls = [a for a in report['applied'] if a]
+                self.assertEqual(report['twice'], [])
                 if report['native']:
                     self.assertEqual(seen[0]['patched'], [])
-                    self.assertEqual(patching_calls, [])
                 else:
                     # (__new__ too where enum keeps no record of unhashable
                     # member values, 3.8-3.10.)
@@ -138,8 +133,6 @@ class ConcurrentImportTests(unittest.TestCase):
                         {'__contains__', '__dir__', 'from_name', 'from_value'}, patched)
                     self.assertLessEqual(
                         patched, {'__contains__', '__dir__', 'from_name', 'from_value', '__new__'})
-                    # Exactly one call patched, and PATCHED is what it did.
-                    self.assertEqual(patching_calls, [seen[0]['patched']])
 
 
 # ---------------------------------------------------------------- lookups

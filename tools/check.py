@@ -51,6 +51,23 @@ def tox_command():
     return [str(tox)]
 
 
+def pyenv_versions():
+    """Every pyenv CPython from 3.8 up, joined for PYENV_VERSION, so that
+    all their pythonX.Y shims answer at once ('' without pyenv)."""
+    try:
+        listed = subprocess.run(['pyenv', 'versions', '--bare'], stdout=subprocess.PIPE,
+                                text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return ''
+    wanted = []
+    for version in listed:
+        parts = version.split('.')
+        if len(parts) == 3 and all(p.isdigit() for p in parts) and (
+                (int(parts[0]), int(parts[1])) >= (3, 8)):
+            wanted.append(version)
+    return ':'.join(wanted)
+
+
 def run_step(name, command, results, env=None):
     say('%s: %s' % (name, ' '.join(command)))
     started = time.monotonic()
@@ -110,21 +127,40 @@ def main(argv=None):
     for old in glob.glob(str(junit / '*.xml')):
         os.remove(old)
     env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit))
+    env.setdefault('PYENV_VERSION', pyenv_versions())
     tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
     if args.envs:
         tox += ['-e', args.envs]
-    run_step('tox (backport on every interpreter, typing)', tox, results, env=env)
-    return report(results, junit)
+    say('PYENV_VERSION=' + env['PYENV_VERSION'])
+    say('tox (backport on every interpreter, typing): ' + ' '.join(tox))
+    started = time.monotonic()
+    child = subprocess.Popen(tox, cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    interpreters, keep = [], False
+    for line in child.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        # The `interpreters` environment's table, repeated in the summary.
+        if line.startswith('Interpreters of this tox run:'):
+            interpreters, keep = [], True
+        if keep:
+            interpreters.append(line.rstrip())
+            if ' environments: ' in line:
+                keep = False
+    results.append(('tox (backport on every interpreter, typing)', child.wait(),
+                    time.monotonic() - started))
+    return report(results, junit, interpreters)
 
 
-def report(results, junit):
+def report(results, junit, interpreters=()):
     print()
     print('Summary')
     for name, code, seconds in results:
         print('  %-48s %s  (%.0f s)' % (name, 'ok' if code == 0 else 'FAILED', seconds))
-    interpreters = cache_dir() / 'interpreters.txt'
-    if interpreters.exists():
-        print(interpreters.read_text().rstrip())
+    if interpreters:
+        print('\n'.join(interpreters))
+    elif junit is not None:
+        print('tox printed no interpreter table: see its output above')
     failed_steps = sum(1 for _, code, _ in results if code != 0)
     if junit is not None:
         passed, failed, skipped = junit_totals(str(junit))

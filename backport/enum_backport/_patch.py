@@ -56,8 +56,12 @@ def _enum_classes():
 
 
 def _method(function, name):
+    # Named as EnumType's own, so that help() shows enum.EnumType; the
+    # marker, not the module, tells what this package installed.
     function.__name__ = name
     function.__qualname__ = '%s.%s' % (EnumType.__name__, name)
+    function.__module__ = EnumType.__module__
+    function.__enum_backport__ = True
     return function
 
 
@@ -85,9 +89,9 @@ def is_patched():
 
 
 def _is_ours(method):
-    # By module rather than identity, so that a reloaded module still
+    # By marker rather than identity, so that a reloaded module still
     # recognises what an earlier copy of it installed.
-    return getattr(method, '__module__', None) == _lookup.__name__
+    return getattr(method, '__enum_backport__', False)
 
 
 def original(name):
@@ -107,8 +111,9 @@ def apply():
             return ()
         for name, function in _REPLACED.items():
             function.__enum_backport_original__ = getattr(EnumType, name)
-            function.__wrapped__ = function.__enum_backport_original__
             if name == '__new__':
+                # Its signature is the original's; inspect follows this.
+                function.__wrapped__ = function.__enum_backport_original__
                 function = staticmethod(function)
             setattr(EnumType, name, function)
         for name, function in _ADDED.items():

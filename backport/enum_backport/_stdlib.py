@@ -22,6 +22,7 @@ import fnmatch
 import importlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -146,12 +147,17 @@ def run_in_this_process(suite_name, excluded, verbose=False, backport=True):
     else:
         enum_type = getattr(__import__('enum'), 'EnumType', None)
         if enum_type is not None and 'from_value' in enum_type.__dict__:
-            module = getattr(enum_type.from_value, '__module__', '')
-            if module.startswith('enum_backport'):
+            if getattr(enum_type.from_value, '__enum_backport__', False):
                 raise RuntimeError('enum_backport was imported in a run without it')
     from test import support
 
     support.use_resources = list(RESOURCES)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # A run started in the background (`cmd &`, nohup) hands its
+        # children SIGINT ignored, and test_signal's KeyboardInterrupt
+        # tests would fail for that; restore what an interpreter started
+        # in the foreground has.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     loaded = load_suite(suite_name)
     kept, dropped = unittest.TestSuite(), []
     for test in _iter_tests(loaded):
@@ -198,23 +204,30 @@ def child_main(argv):
     return 0
 
 
-# The child of a run without the backport loads this file by its path, so
-# that importing the enum_backport package cannot patch enum first.
-_CHILD_WITHOUT_BACKPORT = (
-    'import importlib.util, sys; '
-    'spec = importlib.util.spec_from_file_location("_enum_backport_stdlib", sys.argv[1]); '
-    'module = importlib.util.module_from_spec(spec); '
-    'spec.loader.exec_module(module); '
-    'sys.exit(module.child_main(sys.argv[2:]))'
-)
+# The child of a run without the backport is this script, written to a
+# temporary file: it loads this module by its path, so that importing the
+# enum_backport package cannot patch enum first.  (A `python -c` child
+# would leave its own source in linecache as '<string>' on 3.13.0, which
+# test_inspect notices.)
+_CHILD_WITHOUT_BACKPORT = """\
+import importlib.util, os, sys
+sys.path[0] = os.getcwd()  # as under `python -m`
+spec = importlib.util.spec_from_file_location('_enum_backport_stdlib', sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.exit(module.child_main(sys.argv[2:]))
+"""
 
 
-def _child_command(suite, result_path, ledger_path, verbose, backport):
+def _child_command(suite, tmp, result_path, ledger_path, verbose, backport):
     if backport:
         command = [sys.executable, '-m', 'enum_backport', '_run-one', suite]
     else:
-        command = [sys.executable, '-c', _CHILD_WITHOUT_BACKPORT,
-                   os.path.abspath(__file__), suite, '--without-backport']
+        script = os.path.join(tmp, 'run_without_backport.py')
+        with open(script, 'w', encoding='utf-8') as f:
+            f.write(_CHILD_WITHOUT_BACKPORT)
+        command = [sys.executable, script, os.path.abspath(__file__), suite,
+                   '--without-backport']
     command += ['--result', result_path]
     if ledger_path:
         command += ['--ledger', os.path.abspath(ledger_path)]
@@ -242,6 +255,7 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
     run agrees).
     """
     ledger = load_ledger(ledger_path)
+    print('Ledger: %s' % os.path.abspath(ledger_path or default_ledger_path()), file=out)
     discrepancies = 0
     under = 'under enum_backport' if backport else 'without enum_backport'
     for suite in suites:
@@ -250,7 +264,7 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
         started = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
             result_path = os.path.join(tmp, 'result.json')
-            command = _child_command(suite, result_path, ledger_path, verbose, backport)
+            command = _child_command(suite, tmp, result_path, ledger_path, verbose, backport)
             # What the tests print is shown with --verbose, or when the
             # child does not report.
             captured = None if verbose else subprocess.PIPE
@@ -288,7 +302,9 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
                   elapsed),
               file=out)
         for pattern, reason in excluded.items():
-            print('  excluded %s: %s' % (pattern, reason), file=out)
+            matched = sum(1 for t in result['excluded'] if fnmatch.fnmatchcase(t, pattern))
+            if matched:
+                print('  excluded %s (%d): %s' % (pattern, matched, reason), file=out)
         if backport:
             for test_id in sorted(set(failed) & set(expected)):
                 print('  expected failure %s: %s' % (test_id, expected[test_id]), file=out)

@@ -1,0 +1,146 @@
+"""Say at the end of a tox run which interpreters it ran on and which it missed.
+
+tox prints OK or FAIL per environment, but an environment whose interpreter
+is missing fails before running anything, and its summary line does not
+say which Python it was after.  So each interpreter's environment records
+itself, once when its commands start and again when they have all passed:
+
+    python tools/tox_interpreters.py record DIR ENV [--expect-version X.Y.Z]
+
+and the ``interpreters`` environment, which tox runs after all of them,
+prints one line per environment (passed, FAILED, MISSING an interpreter, or
+NOT RUN by this tox run) and exits 1 unless every one passed:
+
+    python tools/tox_interpreters.py summary DIR ENV=PYTHON ...
+
+PYTHON is the interpreter the environment asks for (``python3.8``, or
+``$ENUM_BACKPORT_PY3135`` to read a variable); it is only used to say why
+an environment that left no record did not run.  Records of an earlier tox
+run are ignored: tox starts every command itself, so the records of one
+run share the parent process id.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+
+def _record_path(directory, env):
+    return os.path.join(directory, env + '.json')
+
+
+def record(directory, env, stage, expect_version=None):
+    version = '%d.%d.%d' % sys.version_info[:3]
+    if expect_version and version != expect_version:
+        print('%s: this is Python %s (%s), not the %s this environment is for'
+              % (env, version, sys.base_prefix, expect_version), file=sys.stderr)
+        return 1
+    os.makedirs(directory, exist_ok=True)
+    entry = {
+        'run': os.getppid(),
+        'stage': stage,
+        'implementation': platform.python_implementation(),
+        'version': version,
+        'base_prefix': sys.base_prefix,
+    }
+    with open(_record_path(directory, env), 'w', encoding='utf-8') as f:
+        json.dump(entry, f)
+    return 0
+
+
+def _read(directory, env, run):
+    try:
+        with open(_record_path(directory, env), encoding='utf-8') as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return entry if entry.get('run') == run else None
+
+
+def _search_path():
+    # Leave out the bin directory of the virtual environment this runs in,
+    # which holds a python3.X of its own.
+    own = os.path.dirname(sys.executable) if sys.prefix != sys.base_prefix else None
+    return os.pathsep.join(entry for entry in os.environ.get('PATH', '').split(os.pathsep)
+                           if entry and os.path.abspath(entry) != own)
+
+
+def why_not_run(python):
+    """Return ('MISSING' or 'NOT RUN', why) for an environment that left no record."""
+    if python.startswith('$'):
+        variable = python[1:]
+        python = os.environ.get(variable, '')
+        if not python:
+            return 'MISSING', '%s is not set' % variable
+    found = shutil.which(python, path=_search_path())
+    if found is None:
+        return 'MISSING', 'no %s found' % python
+    try:
+        probe = subprocess.run(
+            [found, '-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return 'MISSING', '%s does not run: %s' % (found, exc)
+    if probe.returncode:
+        lines = (probe.stderr or probe.stdout).strip().splitlines() or ['exit %d' % probe.returncode]
+        hint = ''
+        if os.sep + 'shims' + os.sep in found:
+            hint = ' (a pyenv shim: PYENV_VERSION lists the versions it may run)'
+        return 'MISSING', '%s does not run: %s%s' % (found, lines[0], hint)
+    return 'NOT RUN', '%s is Python %s, but this tox run did not run its environment' % (
+        found, probe.stdout.strip())
+
+
+def summary(directory, wanted, out=sys.stdout):
+    run = os.getppid()
+    rows, counts = [], {'passed': 0, 'FAILED': 0, 'MISSING': 0, 'NOT RUN': 0}
+    for env, python in wanted:
+        entry = _read(directory, env, run)
+        if entry is None:
+            state, detail = why_not_run(python)
+        else:
+            state = 'passed' if entry['stage'] == 'passed' else 'FAILED'
+            detail = '%s %s (%s)' % (entry['implementation'], entry['version'],
+                                     entry['base_prefix'])
+        counts[state] += 1
+        rows.append((env, state, detail))
+    width = max(len(env) for env, _, _ in rows)
+    print('Interpreters of this tox run:', file=out)
+    for env, state, detail in rows:
+        print('  %-*s  %-7s  %s' % (width, env, state, detail), file=out)
+    print('%d environments: %d passed, %d failed, %d missing an interpreter, %d not run'
+          % (len(rows), counts['passed'], counts['FAILED'], counts['MISSING'],
+             counts['NOT RUN']), file=out)
+    return 0 if counts['passed'] == len(rows) else 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    commands = parser.add_subparsers(dest='command', required=True)
+    rec = commands.add_parser('record', help="record this environment's interpreter")
+    rec.add_argument('directory')
+    rec.add_argument('env')
+    rec.add_argument('--stage', choices=('started', 'passed'), default='started')
+    rec.add_argument('--expect-version', metavar='X.Y.Z')
+    summ = commands.add_parser('summary', help='print which environments ran and passed')
+    summ.add_argument('directory')
+    summ.add_argument('wanted', nargs='+', metavar='ENV=PYTHON')
+    args = parser.parse_args(argv)
+    if args.command == 'record':
+        return record(args.directory, args.env, args.stage, args.expect_version)
+    wanted = []
+    for item in args.wanted:
+        env, sep, python = item.partition('=')
+        if not sep:
+            parser.error('expected ENV=PYTHON, got %r' % item)
+        wanted.append((env, python))
+    return summary(args.directory, wanted)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
