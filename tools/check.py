@@ -127,7 +127,11 @@ def main(argv=None):
     for old in glob.glob(str(junit / '*.xml')):
         os.remove(old)
     env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit))
-    env.setdefault('PYENV_VERSION', pyenv_versions())
+    versions = pyenv_versions()
+    if versions:
+        # A PYENV_VERSION naming one version (as a shell may set) would hide
+        # the others from tox.
+        env['PYENV_VERSION'] = versions
     tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
     if args.envs:
         tox += ['-e', args.envs]
