@@ -8,6 +8,7 @@ the stock enum.
 """
 
 import enum
+from enum import Enum, Flag, IntEnum, IntFlag
 import sys
 import unittest
 
@@ -54,3 +55,40 @@ def not_valid(value, cls):
 def not_valid_name(name, cls):
     """The message of from_name's ValueError for `name` in `cls`."""
     return '%r is not a valid %s member name' % (name, cls.__qualname__)
+
+
+# Enum classes that several test modules share.
+
+class Num(IntEnum):
+    ONE = 1
+    TWO = 2
+
+
+class Count(IntEnum):
+    ONE = 1
+    THREE = 3
+
+
+class Opt(Enum):
+    NOTHING = None
+    SOME = 1
+
+
+class Perm(Flag):
+    R = 4
+    W = 2
+    X = 1
+
+
+class IPerm(IntFlag):
+    R = 4
+    W = 2
+    X = 1
+
+
+class Empty(Enum):
+    pass
+
+
+class EmptyFlag(Flag):
+    pass

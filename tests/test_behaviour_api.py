@@ -8,6 +8,7 @@ from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
 from _support import EnumType
+from _support import Num, Perm, IPerm, Empty
 
 
 class Color(Enum):
@@ -16,30 +17,9 @@ class Color(Enum):
     CRIMSON = 1
 
 
-class Num(IntEnum):
-    ONE = 1
-    TWO = 2
-
-
-class Perm(Flag):
-    R = 4
-    W = 2
-    X = 1
-
-
-class IPerm(IntFlag):
-    R = 4
-    W = 2
-    X = 1
-
-
 class Sets(Enum):
     ONE = {1}
     LIST = [2]
-
-
-class Empty(Enum):
-    pass
 
 
 class CustomLookups(Enum):

@@ -15,6 +15,7 @@ from enum import Enum, Flag
 
 import _support
 from _support import EnumType, Sentinel, backport_only, enum_backport, not_valid, not_valid_name
+from _support import Perm
 
 PATCHED_NAMES = ('from_value', 'from_name', '__contains__', '__dir__')
 
@@ -23,12 +24,6 @@ class Color(Enum):
     RED = 1
     GREEN = 2
     CRIMSON = 1
-
-
-class Perm(Flag):
-    R = 4
-    W = 2
-    X = 1
 
 
 class Shadowed(Enum):

@@ -6,6 +6,7 @@ from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support
 from _support import EnumType
+from _support import Num, Count, Opt, Perm, IPerm, Empty, EmptyFlag
 
 
 class Color(Enum):
@@ -13,16 +14,6 @@ class Color(Enum):
     GREEN = 2
     BLUE = 3
     CRIMSON = 1  # an alias of RED
-
-
-class Num(IntEnum):
-    ONE = 1
-    TWO = 2
-
-
-class Count(IntEnum):
-    ONE = 1
-    THREE = 3
 
 
 class Sets(Enum):
@@ -38,39 +29,14 @@ class Nested(Enum):
     PAIR = ([1], 2)
 
 
-class Opt(Enum):
-    NOTHING = None
-    SOME = 1
-
-
 class Half(Enum):
     HALF = 0.5
-
-
-class Perm(Flag):
-    R = 4
-    W = 2
-    X = 1
-
-
-class IPerm(IntFlag):
-    R = 4
-    W = 2
-    X = 1
 
 
 class Switch(Flag):
     OFF = 0
     ON = 1
     LOUD = 2
-
-
-class Empty(Enum):
-    pass
-
-
-class EmptyFlag(Flag):
-    pass
 
 
 ANSWER_CALLS = []

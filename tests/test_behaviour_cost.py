@@ -13,6 +13,7 @@ from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
 from _support import HAS_BOUNDARY, Sentinel
+from _support import Perm, IPerm, Empty
 
 COUNTS = {'eq': 0, 'hash': 0}
 
@@ -69,22 +70,6 @@ class Color(Enum):
 class Sets(Enum):
     ONE = {1}
     THREE = 3
-
-
-class Perm(Flag):
-    R = 4
-    W = 2
-    X = 1
-
-
-class IPerm(IntFlag):
-    R = 4
-    W = 2
-    X = 1
-
-
-class Empty(Enum):
-    pass
 
 
 class ConstantCostTest(unittest.TestCase):

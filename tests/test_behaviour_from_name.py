@@ -5,6 +5,7 @@ from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
 from _support import Sentinel, not_valid_name
+from _support import Empty
 
 
 class Color(Enum):
@@ -43,10 +44,6 @@ class Reserved(Enum):
     value = 2
     from_value = 3
     from_name = 4     # shadows the method: reach it through the metaclass
-
-
-class Empty(Enum):
-    pass
 
 
 # Attributes reachable on an enum class that are not members.

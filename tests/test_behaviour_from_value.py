@@ -6,6 +6,7 @@ from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
 from _support import Sentinel, not_valid
+from _support import Num, Count, Opt, Empty, EmptyFlag
 
 
 class Color(Enum):
@@ -18,16 +19,6 @@ class Color(Enum):
 class Outer:
     class Color(Enum):
         RED = 1
-
-
-class Num(IntEnum):
-    ONE = 1
-    TWO = 2
-
-
-class Count(IntEnum):
-    ONE = 1
-    THREE = 3
 
 
 class Sets(Enum):
@@ -49,19 +40,6 @@ class Lenient(Enum):
     def __init__(self, value):
         if isinstance(value, int):
             type(self)._value2member_map_['one'] = self
-
-
-class Opt(Enum):
-    NOTHING = None
-    SOME = 1
-
-
-class Empty(Enum):
-    pass
-
-
-class EmptyFlag(Flag):
-    pass
 
 
 class Behaviour(Enum):
