@@ -4,6 +4,7 @@ Every test here is skipped, visibly, on an interpreter that has
 EnumType.from_value natively; everywhere else they all run.
 """
 
+import enum
 import importlib
 import json
 import os
@@ -283,6 +284,17 @@ class CommandLineTest(unittest.TestCase):
                 self.assertIn(_support.VERSION, out)
                 for name in ('from_value', 'from_name', '__contains__'):
                     self.assertIn(name, out)
+
+    @unittest.skipUnless(_support.HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+    def test_report_names_the_negative_value_rules(self):
+        from enum_backport import _lookup
+        out = run_python('-m', 'enum_backport').stdout
+        self.assertIn('turns a negative value into bits', out)
+        for boundary in enum.FlagBoundary:
+            rule = _lookup.NEGATIVE_RULES[boundary]
+            line = [line for line in out.splitlines() if boundary.name in line]
+            self.assertEqual(len(line), 1, out)
+            self.assertIn('single-bit' if rule == _lookup.SINGLE_BITS else '2**n', line[0])
 
     def test_report_names_what_was_patched(self):
         result = run_python('-m', 'enum_backport')

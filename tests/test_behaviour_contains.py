@@ -70,6 +70,26 @@ class Option(Flag):
         return super()._missing_(value)
 
 
+class Verdict(Flag):
+    """A Flag whose _missing_ answers each probe in its own way."""
+    A = 1
+    B = 2
+
+    @classmethod
+    def _missing_(cls, value):
+        if value == 'member':
+            return cls.B
+        if value == 'int':
+            return 1                      # equal to A's value, but not a member
+        if value == 'text':
+            return 'A'
+        if value == 'value error':
+            raise ValueError('no verdict for %r' % value)
+        if value == 'key error':
+            raise KeyError(value)
+        return None
+
+
 class AlwaysMeta(EnumType):
     def __contains__(cls, value):
         return True
@@ -258,6 +278,74 @@ class MissingTest(unittest.TestCase):
         self.assertIs(1 in Option, True)    # a value: _missing_ is not needed
         self.assertIs(Option.A in Option, True)
         self.assertEqual(OPTION_CALLS, [])
+
+    def test_flag_missing_returning_a_member(self):
+        self.assertIs('member' in Verdict, True)
+        self.assertIs(Verdict.from_value('member'), Verdict.B)
+
+    def test_flag_missing_returning_a_non_member_is_a_miss(self):
+        # The constructor raises TypeError for such a result, and so does
+        # from_value; `in` answers False, as stock CPython's `in` does.
+        for probe in ('int', 'text'):
+            with self.subTest(probe=probe):
+                self.assertIs(probe in Verdict, False)
+                with self.assertRaises(TypeError):
+                    Verdict(probe)
+                with self.assertRaises(TypeError):
+                    Verdict.from_value(probe, None)
+        self.assertIs('nothing' in Verdict, False)      # None: a miss
+
+    def test_flag_missing_raising_value_error_is_a_miss(self):
+        self.assertIs('value error' in Verdict, False)
+        self.assertIsNone(Verdict.from_value('value error', None))
+        with self.assertRaises(ValueError) as cm:
+            Verdict.from_value('value error')
+        self.assertEqual(str(cm.exception), "no verdict for 'value error'")
+
+    def test_flag_missing_raising_anything_else_propagates(self):
+        with self.assertRaises(KeyError):
+            'key error' in Verdict
+        with self.assertRaises(KeyError):
+            Verdict.from_value('key error', None)
+
+    def test_flag_missing_calling_super_caches_pseudo_members(self):
+        # What an override does, it does for `in` too: Flag._missing_
+        # reached through super() creates the composite and caches it, as
+        # it does for the constructor.
+        class Cached(Flag):
+            A = 1
+            B = 2
+
+            @classmethod
+            def _missing_(cls, value):
+                return super()._missing_(value)
+
+        self.assertNotIn(3, Cached._value2member_map_)
+        self.assertIs(3 in Cached, True)
+        self.assertIs(Cached._value2member_map_[3], Cached.A | Cached.B)
+        self.assertIs(4 in Cached, False)
+        self.assertNotIn(4, Cached._value2member_map_)
+
+    @unittest.skipUnless(_support.HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+    def test_eject_flag_missing_returning_an_int(self):
+        # EJECT lets the constructor, and from_value, hand back a plain int;
+        # that is still not a member, so `in` is False.
+        class Ejecting(Flag, boundary=enum.EJECT):
+            A = 1
+            B = 2
+
+            @classmethod
+            def _missing_(cls, value):
+                if value == 'eject':
+                    return 9
+                return super()._missing_(value)
+
+        self.assertEqual(Ejecting('eject'), 9)
+        self.assertEqual(Ejecting.from_value('eject'), 9)
+        self.assertIs('eject' in Ejecting, False)
+        self.assertEqual(Ejecting.from_value(8), 8)
+        self.assertIs(8 in Ejecting, False)
+        self.assertIs(3 in Ejecting, True)
 
 
 class MetaclassTest(unittest.TestCase):

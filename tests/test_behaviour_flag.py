@@ -8,7 +8,10 @@ member would result, and creates nothing to find out.
 
 The stock rules differ by version: 3.8-3.10 let IntFlag take any int and
 Flag any value whose bits are all covered by members (a negative value
-through ``~``); 3.11 added boundaries.  The tables below hold each.
+through ``~``); 3.11 added boundaries; 3.15 changed how STRICT and CONFORM
+turn a negative value into bits.  The tables below hold each; for negative
+values the interpreter's own constructor says which table applies, so a
+release that changes the rules again fails here until a table holds them.
 """
 
 import enum
@@ -16,7 +19,7 @@ import unittest
 from enum import Flag, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
-from _support import HAS_BOUNDARY, Sentinel, not_valid
+from _support import HAS_BOUNDARY, Sentinel, backport_only, not_valid
 
 MISS = 'miss'
 EJECTED = 'ejected'   # an EJECT flag hands back the plain int
@@ -293,6 +296,160 @@ class BoundaryTest(TableMixin, unittest.TestCase):
     def test_defaults(self):
         self.assertIs(Flag._boundary_, enum.STRICT)
         self.assertIs(IntFlag._boundary_, enum.KEEP)
+
+
+def reproducer(base=IntFlag, **boundary):
+    # The shape of issue 11's reproducer: bits 8, 16 and 32 only together
+    # (D), bit 64 alone (F), and a zero member.
+    class R(base, **boundary):
+        A = 0
+        D = 56
+        F = 64
+    return R
+
+
+# The two rules a stock Flag._missing_ has followed for a negative value in
+# range: add 2**n (3.11 to 3.14, every boundary; 3.15, EJECT and KEEP), or
+# keep only the bits of single-bit members (3.15, STRICT and CONFORM).
+COMPLEMENT = 'complement'
+SINGLE_BITS = 'single bits'
+
+
+def negative_rule(boundary):
+    """The rule this interpreter's constructor follows under `boundary`."""
+    class Probe(Flag, boundary=boundary):
+        A = 1
+        BC = 6
+    try:
+        value = Probe(-2)._value_
+    except ValueError:
+        value = None
+    return {6: COMPLEMENT, 0: SINGLE_BITS}.get(value, 'unknown (Probe(-2) is %r)' % value)
+
+
+# Negative values, by shape, boundary and rule; EJECT and KEEP have had one
+# rule only.
+NEGATIVE_REPRODUCER = {
+    ('STRICT', COMPLEMENT): {
+        -56: MISS, -1: MISS, -8: 120, -9: MISS, -64: 64, -65: MISS, -72: 56,
+        -120: 8, -121: MISS, -128: 0, -129: MISS, -200: MISS},
+    ('STRICT', SINGLE_BITS): {
+        -56: 64, -1: MISS, -8: 64, -9: MISS, -64: 64, -65: MISS, -72: 0,
+        -120: 0, -121: MISS, -128: 0, -129: MISS, -200: MISS},
+    ('CONFORM', COMPLEMENT): {
+        -56: 72, -1: 120, -8: 120, -9: 112, -64: 64, -65: 56, -72: 56,
+        -120: 8, -121: 0, -128: 0, -129: 120, -200: 56},
+    ('CONFORM', SINGLE_BITS): {
+        -56: 64, -1: 120, -8: 64, -9: 112, -64: 64, -65: 56, -72: 0,
+        -120: 0, -121: 0, -128: 0, -129: 120, -200: 56},
+    ('EJECT', COMPLEMENT): {
+        -56: 72, -1: EJECTED, -8: 120, -9: EJECTED, -64: 64, -65: EJECTED, -72: 56,
+        -120: 8, -121: EJECTED, -128: 0, -129: EJECTED, -200: EJECTED},
+    ('KEEP', COMPLEMENT): {
+        -56: 72, -1: 127, -8: 120, -9: 119, -64: 64, -65: 63, -72: 56,
+        -120: 8, -121: 7, -128: 0, -129: 127, -200: 56},
+}
+NEGATIVE_MULTI = {
+    ('STRICT', COMPLEMENT): {
+        -1: 15, -2: 14, -3: MISS, -7: 9, -8: 8, -9: 7, -10: 6, -16: 0, -17: MISS},
+    ('STRICT', SINGLE_BITS): {
+        -1: 9, -2: 8, -3: 9, -7: 9, -8: 8, -9: 1, -10: 0, -16: 0, -17: MISS},
+    ('CONFORM', COMPLEMENT): {
+        -1: 15, -2: 14, -3: 13, -7: 9, -8: 8, -9: 7, -10: 6, -16: 0, -17: 15},
+    ('CONFORM', SINGLE_BITS): {
+        -1: 9, -2: 8, -3: 9, -7: 9, -8: 8, -9: 1, -10: 0, -16: 0, -17: 15},
+    ('EJECT', COMPLEMENT): {
+        -1: 15, -2: 14, -3: 13, -7: 9, -8: 8, -9: 7, -10: 6, -16: 0, -17: EJECTED},
+    ('KEEP', COMPLEMENT): {
+        -1: 15, -2: 14, -3: 13, -7: 9, -8: 8, -9: 7, -10: 6, -16: 0, -17: 15},
+}
+
+
+@unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+class NegativeValueTest(TableMixin, unittest.TestCase):
+    """Negative values under each boundary, as this interpreter's rules have them."""
+
+    def check_negative(self, name):
+        boundary = getattr(enum, name)
+        rule = negative_rule(boundary)
+        for make, tables in ((reproducer, NEGATIVE_REPRODUCER), (multi, NEGATIVE_MULTI)):
+            self.assertIn((name, rule), tables,
+                          'the constructor follows a rule for negative values under '
+                          '%s that no table holds: %s' % (name, rule))
+            for base in (Flag, IntFlag):
+                with self.subTest(shape=make.__name__, boundary=name, base=base, rule=rule):
+                    self.check_table(make(base, boundary=boundary), tables[name, rule])
+
+    def test_strict(self):
+        self.check_negative('STRICT')
+
+    def test_conform(self):
+        self.check_negative('CONFORM')
+
+    def test_eject(self):
+        self.check_negative('EJECT')
+
+    def test_keep(self):
+        self.check_negative('KEEP')
+
+    def test_reproducer(self):
+        # Issue 11: E(-56) is E.F on 3.15.2 and a ValueError on 3.14;
+        # `in` and from_value must say what the constructor says.
+        try:
+            expected = reproducer(boundary=enum.STRICT)(-56)
+        except ValueError:
+            expected = None
+        E = reproducer(boundary=enum.STRICT)
+        self.assertIs(-56 in E, expected is not None)
+        self.assertNotIn(-56, E._value2member_map_)
+        result = E.from_value(-56, None)
+        if expected is None:
+            self.assertIsNone(result)
+            with self.assertRaises(ValueError):
+                E.from_value(-56)
+        else:
+            self.assertIs(result, E.F)
+            self.assertEqual(expected._value_, 64)
+            self.assertIs(E(-56), E.F)
+
+
+@unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+@backport_only
+class NegativeRuleProbeTest(unittest.TestCase):
+    """The rule the backport probed at import is the constructor's."""
+
+    def test_probed_rules_are_the_constructors(self):
+        from enum_backport import _lookup
+        for boundary in enum.FlagBoundary:
+            with self.subTest(boundary=boundary):
+                self.assertEqual(_lookup.NEGATIVE_RULES.get(boundary), negative_rule(boundary))
+
+    def test_an_unknown_rule_asks_the_stock_missing(self):
+        # Were the probe to meet a rule it does not know, lookups call the
+        # stock _missing_ for negative values: still the constructor's
+        # answer, at the cost of the pseudo-member it caches.
+        from enum_backport import _lookup
+        saved = dict(_lookup.NEGATIVE_RULES)
+        self.addCleanup(_lookup.NEGATIVE_RULES.update, saved)
+        _lookup.NEGATIVE_RULES.clear()
+        for name in ('STRICT', 'CONFORM', 'EJECT', 'KEEP'):
+            boundary = getattr(enum, name)
+            table = NEGATIVE_MULTI[name, negative_rule(boundary)]
+            for value, expected in table.items():
+                with self.subTest(boundary=name, value=value):
+                    cls = multi(IntFlag, boundary=boundary)
+                    self.assertIs(value in cls, isinstance(expected, int))
+                    result = cls.from_value(value, None)
+                    if expected is MISS:
+                        self.assertIsNone(result)
+                    elif expected is EJECTED:
+                        self.assertEqual(result, value)
+                    else:
+                        self.assertEqual(result._value_, expected)
+        # The positive values never needed the rule.
+        cls = multi(IntFlag, boundary=enum.STRICT)
+        self.assertIs(9 in cls, True)
+        self.assertNotIn(9, cls._value2member_map_)
 
 
 @unittest.skipIf(HAS_BOUNDARY, 'the pre-3.11 Flag rules')

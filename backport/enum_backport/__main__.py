@@ -14,7 +14,7 @@ import sys
 import warnings
 
 import enum_backport
-from enum_backport import _patch, _stdlib
+from enum_backport import _lookup, _patch, _stdlib
 
 
 def _probe(contains, make_classes):
@@ -97,6 +97,17 @@ def report(out=sys.stdout):
     else:
         print('  replaced __contains__ (no difference found by the probes)', file=out)
     print('  wrapped __dir__, so that dir() and help() list the new methods', file=out)
+    rules = {}
+    for boundary in getattr(enum, 'FlagBoundary', ()):
+        rules.setdefault(_lookup.NEGATIVE_RULES.get(boundary), []).append(boundary.name)
+    if rules:
+        print('  Flag._missing_ of this interpreter turns a negative value into bits by',
+              file=out)
+        for rule, names in rules.items():
+            print('    %s: %s' % (', '.join(names), {
+                _lookup.COMPLEMENT: 'adding 2**n (its complement within the flag)',
+                _lookup.SINGLE_BITS: 'keeping the bits of single-bit members',
+            }.get(rule, 'a rule the backport does not know: lookups call it')), file=out)
     if '__new__' in enum_backport.PATCHED:
         print('  wrapped __new__, to note which classes have member values that '
               'cannot be hashed\n    (this interpreter keeps no such record; '

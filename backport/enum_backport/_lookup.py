@@ -14,7 +14,9 @@ code asks for attributes rather than versions:
   lists them.  Older versions keep no record; see `_may_have_unhashable_values`.
   ``_hashable_values_`` (3.13.1 and later) lists the hashable ones.
 * ``_boundary_`` (3.11 and later) tells which of Flag's two rule sets applies;
-  see `_flag_outcome`.
+  see `_flag_outcome`.  How the stock ``Flag._missing_`` treats a negative
+  value under each boundary changed in 3.15; the interpreter is asked which
+  rule it follows, once, on a throwaway class (see `NEGATIVE_RULES`).
 
 EnumType gives every class it makes the same bookkeeping, Enum included, so
 asking Enum once at import answers for every class; asking each class with
@@ -62,9 +64,56 @@ _INTFLAG_MISSING = (
     else None
 )
 
-# What the stock Flag._missing_ makes of an int (see _flag_outcome).
+# What the stock Flag._missing_ makes of an int (see _flag_outcome); _ASK
+# where the backport does not know the interpreter's rule and must call it.
 _PSEUDO_MEMBER = 'pseudo-member'
 _EJECTED = 'ejected'
+_ASK = 'ask _missing_'
+
+# The two ways a stock Flag._missing_ has turned an in-range negative value
+# into bits: up to 3.14 it adds 2**n (``-2`` is ``6`` in a 3-bit flag) under
+# every boundary; 3.15 keeps only the bits of single-bit members under STRICT
+# and CONFORM (``1 & -2`` is ``0`` when bit 1 is the only single bit).
+COMPLEMENT = 'complement'
+SINGLE_BITS = 'single bits'
+
+
+def _probe_negative_rules():
+    """Ask this interpreter's Flag._missing_ which rule each boundary follows.
+
+    Return {boundary: COMPLEMENT or SINGLE_BITS}; a boundary whose answer is
+    neither is left out, and lookups then call the stock _missing_ itself
+    for its negative values (a right answer, but one that caches a
+    pseudo-member, as the constructor does).
+    """
+    if _EJECT is None:
+        return {}   # 3.8-3.10: no boundaries, one fixed rule
+
+    class Probe(_Flag):
+        # Bits 2 and 4 only together (BC), bit 1 alone (A): -2 is BC by
+        # complement and 0 by single bits.
+        A = 1
+        BC = 6
+
+    missing = _Flag.__dict__['_missing_'].__func__
+    rules = {}
+    for boundary in enum.FlagBoundary:
+        Probe._boundary_ = boundary
+        try:
+            result = missing(Probe, -2)
+        except ValueError:
+            continue
+        value = getattr(result, '_value_', None)
+        if value == 6:
+            rules[boundary] = COMPLEMENT
+        elif value == 0:
+            rules[boundary] = SINGLE_BITS
+    return rules
+
+
+#: How the stock Flag._missing_ of this interpreter turns a negative value
+#: into bits, by boundary (3.11 and later): COMPLEMENT or SINGLE_BITS.
+NEGATIVE_RULES = _probe_negative_rules()
 
 
 def from_value(cls, value, /, default=NOT_GIVEN):
@@ -168,8 +217,9 @@ def contains(cls, value):
     """Return True if `value` is a member of `cls`, or the value of one.
 
     For a Flag, a value that a valid combination of members has counts
-    too, without creating the combination.  Names are not checked: use
-    ``name in cls.__members__`` for that.
+    too, without creating the combination; a Flag that overrides
+    ``_missing_`` is asked, and what it returns counts if it is a member.
+    Names are not checked: use ``name in cls.__members__`` for that.
     """
     if isinstance(value, cls):
         return True
@@ -179,15 +229,27 @@ def contains(cls, value):
         hashable = True
     except TypeError:
         hashable = False
+    if (not hashable or _may_have_unhashable_values(cls)) and (
+            _equal_member(cls, value, hashable) is not None):
+        return True
     if cls._member_map_ and issubclass(cls, _Flag):
         if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
-            if _flag_outcome(cls, value) is _PSEUDO_MEMBER:
-                return True
-        elif isinstance(from_value(cls, value, None), cls):
-            return True
-    if hashable and not _may_have_unhashable_values(cls):
+            outcome = _flag_outcome(cls, value)
+            if outcome is not _ASK:
+                return outcome is _PSEUDO_MEMBER
+        return _missing_gives_member(cls, value)
+    return False
+
+
+def _missing_gives_member(cls, value):
+    # As the constructor consults _missing_, except that a result that is
+    # not a member (the constructor's TypeError) is a miss, and so is a
+    # ValueError; any other exception propagates.
+    try:
+        result = cls._missing_(value)
+    except ValueError:
         return False
-    return _equal_member(cls, value, hashable) is not None
+    return isinstance(result, cls)
 
 
 def _equal_member(cls, value, hashable):
@@ -248,7 +310,8 @@ def _flag_outcome(cls, value):
     """Tell what the stock Flag._missing_ would make of `value`, creating nothing.
 
     Return _PSEUDO_MEMBER when it would return a (pseudo-)member, _EJECTED
-    when it would hand back the plain int, and None when it would fail.
+    when it would hand back the plain int, None when it would fail, and
+    _ASK when only calling it can tell (a rule `NEGATIVE_RULES` lacks).
     """
     if not isinstance(value, int):
         return None
@@ -276,7 +339,13 @@ def _flag_outcome_by_boundary(cls, value):
         else:
             return None
     if value < 0:
-        value += all_bits + 1
+        rule = NEGATIVE_RULES.get(boundary)
+        if rule is COMPLEMENT:
+            value += all_bits + 1
+        elif rule is SINGLE_BITS:
+            value &= cls._singles_mask_
+        else:
+            return _ASK
     if value & ~flag_mask and boundary is not _KEEP:
         return None
     if boundary is _STRICT and value & ~cls._singles_mask_:
