@@ -1,0 +1,228 @@
+"""A base: a tree of CPython files plus the interpreter that runs them.
+
+Every stage works on bases.  There are two kinds:
+
+- `SourceBase`, CPython 3.13.5: the release tarball's whole tree, the tree
+  the diffs are made against.  Its interpreters are built from source, one
+  stock and one patched (build.py).
+- `DebianBase`, CPython 3.14 and 3.15 (whatever patch release Debian
+  unstable serves): Debian's binary packages in the root that
+  tools/debian_root.py makes.  Only the pure-Python files exist there
+  (Lib/enum.py is /usr/lib/python3.X/enum.py, from libpython3.X-minimal;
+  Lib/test/ is libpython3.X-testsuite).  The patched interpreter is the
+  same binary with the merged files bound over the root's own for one run:
+  nothing in the shared root changes.
+
+An `Interpreter` is what the test stage runs: a command line builder that
+hides which kind of base it came from.
+"""
+
+import contextlib
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+import debian_root
+
+from .util import ToolError, clean_env, run, run_live, say
+
+# What is inside a Debian base's root for a run: a private directory (the
+# run's working directory and its .pyc prefix) and, for tests that need it,
+# a venv.  PYTHONPYCACHEPREFIX keeps every .pyc in the private directory,
+# so no stale .pyc of the root is read for an overlaid file and none is
+# written into the shared root.
+RUN_DIR = "/tmp/enum-from-value-run"
+VENV_DIR = "/opt/enum-from-value-venv"
+
+
+class Interpreter:
+    """How to run one interpreter, with its files, on the host or in the root."""
+
+    def __init__(self, label, python, root=None, binds=None, env=None):
+        self.label = label
+        self.python = python
+        self.root = root
+        self.binds = dict(binds or {})
+        self.env = dict(env or {})
+
+    def command(self, args, cwd=None):
+        argv = [str(self.python)] + [str(a) for a in args]
+        if self.root is None:
+            return argv
+        return debian_root.command(self.root, argv, binds=self.binds, cwd=cwd, env=self.env)
+
+    def _host(self, cwd):
+        """(cwd, env) for subprocess on the host: the root's are set inside."""
+        if self.root is None:
+            return cwd, clean_env(**self.env)
+        return None, clean_env()
+
+    def live(self, args, cwd=None, out=None):
+        """Run with output to OUT; return the exit code."""
+        host_cwd, env = self._host(cwd)
+        return run_live(self.command(args, cwd), cwd=host_cwd, env=env, out=out)
+
+    def capture(self, args, cwd=None):
+        host_cwd, env = self._host(cwd)
+        return run(self.command(args, cwd), cwd=host_cwd, env=env, check=False)
+
+    def venv(self, host_dir, packages, out=None):
+        """This interpreter as seen from a venv at HOST_DIR that has PACKAGES."""
+        inside = Path(host_dir) if self.root is None else Path(VENV_DIR)
+        binds = dict(self.binds)
+        if self.root is not None:
+            binds[str(host_dir)] = str(inside)
+        venv = Interpreter(self.label + " (venv)", inside / "bin" / "python", self.root,
+                           binds, self.env)
+        if not (Path(host_dir) / "venv-ok").is_file():
+            shutil.rmtree(str(host_dir), ignore_errors=True)
+            Path(host_dir).mkdir(parents=True)
+            say("venv with %s for %s: %s" % (", ".join(packages), self.label, host_dir), out)
+            maker = Interpreter(self.label, self.python, self.root, binds, self.env)
+            if (maker.live(["-m", "venv", inside], out=out) != 0 or venv.live(
+                    ["-m", "pip", "install", "-q", "--disable-pip-version-check"]
+                    + list(packages), out=out) != 0):
+                shutil.rmtree(str(host_dir), ignore_errors=True)
+                raise ToolError("could not make the venv %s" % host_dir)
+            (Path(host_dir) / "venv-ok").write_text("ok\n")
+        return venv
+
+
+class SourceBase:
+    """CPython 3.13.5 from its release tarball, built from source."""
+
+    name = version = "3.13.5"
+    TARBALL_NAME = "python3.13_3.13.5.orig.tar.xz"  # Debian's name for Python-3.13.5.tar.xz
+    TARBALL_SHA256 = "93e583f243454e6e9e4588ca2c2662206ad961659863277afcdb96801647d640"
+    TOPDIR = "Python-3.13.5"
+    GIT_TAG = "v3.13.5"  # the same tree in a CPython clone
+
+    def __init__(self, cache):
+        self.cache = Path(cache)
+        self.tarball = self.cache / "src" / self.TARBALL_NAME
+        self._files = {}
+
+    def require_tarball(self):
+        if not self.tarball.is_file():
+            raise ToolError("%s is missing: run `fetch` first" % self.tarball)
+        return self.tarball
+
+    def read(self, paths):
+        """{path: bytes} of the 3.13.5 files PATHS, from the tarball."""
+        wanted = [p for p in paths if p not in self._files]
+        if wanted:
+            names = {self.TOPDIR + "/" + p: p for p in wanted}
+            with tarfile.open(str(self.require_tarball())) as archive:
+                for member in archive:
+                    if member.name in names:
+                        self._files[names.pop(member.name)] = archive.extractfile(member).read()
+                        if not names:
+                            break
+            if names:
+                raise ToolError("not in the %s tarball: %s" % (self.version, ", ".join(names.values())))
+        return {p: self._files[p] for p in paths}
+
+    def extract(self, dest):
+        """Unpack the whole tree as DEST."""
+        dest = Path(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        run(["tar", "-xf", self.require_tarball(), "-C", dest.parent])
+        (dest.parent / self.TOPDIR).rename(dest)
+        return dest
+
+    def interpreter(self, python, patched=True):
+        label = "%s %s (built from source)" % ("patched" if patched else "stock", self.version)
+        return Interpreter(label, python)
+
+    def describe(self, python):
+        found = run([python, "-c", "import platform; print(platform.python_version())"],
+                    env=clean_env()).stdout.strip()
+        if found != self.version:
+            raise ToolError("%s is %s, not %s" % (python, found, self.version))
+        return "CPython %s, built from %s (sha256 %s...)" % (
+            found, self.TARBALL_NAME, self.TARBALL_SHA256[:16])
+
+
+class DebianBase:
+    """CPython 3.X as Debian unstable ships it, in the root of debian_root.py."""
+
+    def __init__(self, root, name):
+        self.root = Path(root)
+        self.name = name                           # "3.15"
+        self.python = "/usr/bin/python" + name
+        dbg = "python%s-dbg" % name
+        self.debug_python = debian_root.INTERPRETERS.get(dbg)
+        self.version = None                        # "3.15.2", set by describe()
+
+    def stdlib(self, path):
+        """Where CPython's file PATH is inside the root (only Lib/ files are)."""
+        if not path.startswith("Lib/"):
+            raise ToolError("%s: Debian's %s packages hold Lib/ only" % (path, self.name))
+        return "/usr/lib/python%s/%s" % (self.name, path[len("Lib/"):])
+
+    def read(self, paths):
+        found = {}
+        for path in paths:
+            host = self.root / self.stdlib(path).lstrip("/")
+            if not host.is_file():
+                raise ToolError("%s is not in the root (%s)" % (self.stdlib(path), host))
+            found[path] = host.read_bytes()
+        return found
+
+    @contextlib.contextmanager
+    def interpreter(self, overlay=None, debug=False, binds=None):
+        """An Interpreter with OVERLAY ({CPython path: host file}) bound over the root's.
+
+        A private run directory is made for the with block and removed after it.
+        """
+        python = self.debug_python if debug else self.python
+        if python is None:
+            raise ToolError("the root has no debug build of %s" % self.name)
+        run_dir = tempfile.mkdtemp(prefix="enum-from-value-run-")
+        try:
+            all_binds = {run_dir: RUN_DIR}
+            all_binds.update(binds or {})
+            for path, host in (overlay or {}).items():
+                all_binds[str(host)] = self.stdlib(path)
+            label = "%s %s (%s)" % (Path(python).name, self.version or self.name,
+                                    "the merged files overlaid" if overlay else "stock")
+            yield Interpreter(label, python, self.root, all_binds,
+                              {"PYTHONPYCACHEPREFIX": RUN_DIR + "/pycache"})
+        finally:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+    def describe(self, files=("Lib/enum.py", "Lib/test/test_enum.py")):
+        """The exact version, and the Debian package (and version) of each file."""
+        code = "import platform; print(platform.python_version())"
+        argv = [self.python, "-c", code]
+        script = ("for f in %s; do p=$(dpkg -S \"$f\" | cut -d: -f1); "
+                  "echo \"$f $p $(dpkg-query -W -f '${Version}' $p)\"; done"
+                  % " ".join(self.stdlib(f) for f in files))
+        version = debian_root.run(self.root, argv, stdout=subprocess.PIPE,
+                                  universal_newlines=True)
+        owners = debian_root.run(self.root, ["sh", "-c", script], stdout=subprocess.PIPE,
+                                 universal_newlines=True)
+        if version.returncode != 0 or owners.returncode != 0:
+            raise ToolError("cannot run %s in the root %s" % (self.python, self.root))
+        self.version = version.stdout.strip()
+        text = "CPython %s, Debian's %s" % (self.version, self.python)
+        for line in owners.stdout.splitlines():
+            path, package, package_version = line.split()
+            text += "; %s from %s %s" % (path, package, package_version)
+        if self.debug_python:
+            text += "; debug build %s" % self.debug_python
+        return text
+
+
+def debian_bases(root):
+    """One DebianBase per CPython the root serves, oldest first (3.14, 3.15)."""
+    names = []
+    for name in debian_root.INTERPRETERS:
+        minor = name[len("python"):]
+        if name.startswith("python3.") and minor.replace(".", "").isdigit():
+            names.append(minor)
+    names.sort(key=lambda n: tuple(int(p) for p in n.split(".")))
+    return [DebianBase(root, name) for name in names]
+

@@ -1,0 +1,117 @@
+"""Obtain the bases: the 3.13.5 tarball into the cache, and Debian's root.
+
+The tarball comes from --tarball (checked by its sha256) or, on Debian,
+from trixie's python3.13 source package (`apt-get source`, after adding a
+deb-src entry for trixie when apt has none).  The root with 3.14 and 3.15
+is tools/debian_root.py's, made once and shared with the other tools.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import debian_root
+
+from .base import SourceBase, debian_bases
+from .util import ToolError, require_program, run_logged, say, sha256_file
+
+APT_DIR = Path("/etc/apt")
+APT_SOURCES_NAME = "enum-from-value-trixie-src.sources"  # in APT_DIR/sources.list.d
+APT_KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+DEB_SOURCE_PACKAGE = "python3.13"
+DEB_SUITE = "trixie"  # the Debian release whose python3.13 is 3.13.5
+
+
+def tarball(cache, local=None, apt_source=False):
+    """Put the 3.13.5 tarball into the cache unless it is there; return its path."""
+    source = SourceBase(cache)
+    dest = source.tarball
+    if dest.is_file() and sha256_file(dest) == source.TARBALL_SHA256:
+        say("tarball cached: %s" % dest)
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if local:
+        local = Path(local).expanduser()
+        if not local.is_file():
+            raise ToolError("%s: no such file" % local)
+        if sha256_file(local) != source.TARBALL_SHA256:
+            raise ToolError("%s is not the CPython %s release tarball (sha256 differs)"
+                            % (local, source.version))
+        shutil.copyfile(str(local), str(dest))
+    elif apt_source:
+        if os.geteuid() != 0:
+            raise ToolError("--apt-source changes apt's configuration: run as root")
+        require_program("apt-get", "for --apt-source")
+        ensure_deb_src()
+        run_logged(["apt-get", "update"], dest.parent / "apt-update.log")
+        run_logged(["apt-get", "source", "--download-only", DEB_SOURCE_PACKAGE],
+                   dest.parent / "apt-source.log", cwd=str(dest.parent))
+        if not dest.is_file() or sha256_file(dest) != source.TARBALL_SHA256:
+            if dest.is_file():
+                dest.unlink()
+            raise ToolError("apt-get source did not fetch the %s tarball %s"
+                            % (source.version, source.TARBALL_NAME))
+    else:
+        raise ToolError("the %s tarball is not cached: pass --tarball PATH "
+                        "(Python-%s.tar.xz) or, on Debian, --apt-source"
+                        % (source.version, source.version))
+    say("tarball cached: %s" % dest)
+    return dest
+
+
+def newer_bases(cache):
+    """The DebianBases of the root (made unless a fresh one is cached)."""
+    try:
+        root = debian_root.ensure(cache)
+    except debian_root.RootError as error:
+        raise ToolError("the Debian root for 3.14 and 3.15: %s" % error)
+    return debian_bases(root)
+
+
+def apt_entries(apt_dir):
+    """(types, uris, suites, signed_by) of each enabled source in APT_DIR."""
+    entries = []
+    folder = apt_dir / "sources.list.d"
+    for path in sorted(folder.glob("*.sources")) if folder.is_dir() else ():
+        for paragraph in re.split(r"\n\s*\n", path.read_text(errors="replace")):
+            fields = {}
+            for line in paragraph.splitlines():
+                if not line.startswith("#") and ":" in line and not line[:1].isspace():
+                    key, value = line.split(":", 1)
+                    fields[key.strip().lower()] = value.split()
+            if fields.get("enabled", ["yes"])[0].lower() != "no" and "types" in fields \
+                    and "uris" in fields:
+                entries.append((fields["types"], fields["uris"], fields.get("suites", []),
+                                " ".join(fields.get("signed-by", []))))
+    lists = [apt_dir / "sources.list"] + (sorted(folder.glob("*.list")) if folder.is_dir() else [])
+    for path in lists:
+        for line in path.read_text(errors="replace").splitlines() if path.is_file() else ():
+            words = re.sub(r"\[[^]]*\]", "", line.split("#", 1)[0]).split()
+            if len(words) >= 3 and words[0] in ("deb", "deb-src"):
+                entries.append(([words[0]], [words[1]], [words[2]], ""))
+    return entries
+
+
+def ensure_deb_src(apt_dir=APT_DIR):
+    """Add a deb-src entry for trixie from the machine's own mirror unless one exists.
+
+    Returns the file written, or None when an entry was there.
+    """
+    entries = apt_entries(apt_dir)
+    if any("deb-src" in types and DEB_SUITE in suites for types, _, suites, _ in entries):
+        return None
+    mirrors = [(uris[0], signed) for types, uris, suites, signed in entries
+               if "deb" in types and uris and not any(s.endswith("-security") for s in suites)]
+    if not mirrors:
+        raise ToolError("no Debian mirror in %s/sources.list(.d) to add a deb-src entry "
+                        "for %s from" % (apt_dir, DEB_SUITE))
+    uri, signed = mirrors[0]
+    # The full archive keyring also holds the keys of the next release.
+    if Path(APT_KEYRING).is_file() or not signed:
+        signed = APT_KEYRING
+    target = apt_dir / "sources.list.d" / APT_SOURCES_NAME
+    say("adding %s (deb-src %s from %s)" % (target, DEB_SUITE, uri))
+    target.write_text("Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\n"
+                      "Signed-By: %s\n" % (uri, DEB_SUITE, signed))
+    return target

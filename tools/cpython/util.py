@@ -1,0 +1,125 @@
+"""Small helpers every stage uses: messages, subprocesses, the cache, locks."""
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+class ToolError(Exception):
+    """A failure to report to the user as a message (no traceback)."""
+
+
+def say(message, out=None):
+    print("cpython_change: " + message, file=out or sys.stdout, flush=True)
+
+
+def cache_dir(explicit=None):
+    """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value."""
+    chosen = explicit or os.environ.get("ENUM_FROM_VALUE_CACHE")
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    return Path.home() / ".cache" / "enum-from-value"
+
+
+def clean_env(**extra):
+    """os.environ without PYTHON* variables, so nothing leaks into builds and tests."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(extra)
+    return env
+
+
+def run(cmd, cwd=None, env=None, check=True, input=None):
+    """Run CMD, capturing its output (text); ToolError on failure when CHECK."""
+    cmd = [str(c) for c in cmd]
+    proc = subprocess.run(cmd, cwd=cwd, env=env, input=input, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True,
+                          stdin=None if input is not None else subprocess.DEVNULL)
+    if check and proc.returncode != 0:
+        raise ToolError("%s failed (exit %d):\n%s"
+                        % (" ".join(cmd), proc.returncode, proc.stdout.strip()))
+    return proc
+
+
+def run_logged(cmd, log, cwd=None, env=None):
+    """Run CMD with its output in the file LOG; on failure show LOG's tail."""
+    cmd = [str(c) for c in cmd]
+    with open(str(log), "w") as out:
+        code = subprocess.call(cmd, cwd=cwd, env=env, stdout=out,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    if code != 0:
+        tail = Path(log).read_text(errors="replace").splitlines()[-40:]
+        raise ToolError("%s failed (exit %d); last lines of %s:\n%s"
+                        % (" ".join(cmd), code, log, "\n".join(tail)))
+
+
+def run_live(cmd, cwd=None, env=None, out=None):
+    """Run CMD with its output going to OUT (default: ours); return the exit code."""
+    out = out or sys.stdout
+    print("$ " + " ".join(str(c) for c in cmd), file=out, flush=True)
+    return subprocess.call([str(c) for c in cmd], cwd=cwd, env=env, stdout=out,
+                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def sha256_file(path):
+    digest = hashlib.sha256()
+    with open(str(path), "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def short_key(data):
+    """A 12-hex-digit key for a JSON-able description of some inputs."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold an exclusive lock on PATH for the with block.
+
+    Two runs that want the same build, venv or html tree wait for each other
+    instead of deleting each other's half-made work.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(str(path), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def require_program(name, why):
+    if shutil.which(name) is None:
+        raise ToolError("%s is needed %s but is not on PATH" % (name, why))
+
+
+def git(*args, cwd=None, env=None, check=True, input=None, binary=False):
+    """Run git with nobody's configuration (hooks, signing, autocrlf) in the way.
+
+    BINARY returns the CompletedProcess with stdout as bytes, stderr apart.
+    """
+    env = dict(env or os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+    cmd = ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false"] + [
+        str(a) for a in args]
+    if not binary:
+        return run(cmd, cwd=cwd, env=env, check=check, input=input)
+    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    if check and proc.returncode != 0:
+        raise ToolError("%s failed (exit %d):\n%s" % (" ".join(cmd), proc.returncode,
+                                                       proc.stderr.decode(errors="replace")))
+    return proc
+
+
+def outside_git(directory):
+    """An environment in which git run in DIRECTORY finds no repository above it.
+
+    `git apply` in a plain tree that lies inside some other checkout would
+    otherwise take paths relative to that checkout and skip the rest.
+    """
+    return dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(directory).resolve().parent))

@@ -1,0 +1,70 @@
+"""Where the whatsnew entry goes in a tree: its newest Doc/whatsnew/X.Y.rst,
+at the end of the ``enum`` subsection of "Improved modules", which is made in
+alphabetical position when the file has none (on main's 3.16.rst that is
+between ``encodings`` and ``gzip``)."""
+
+import re
+from pathlib import Path
+
+from .util import ToolError
+
+FILE_RE = re.compile(r"^(\d+)\.(\d+)\.rst$")
+UNDERLINE_RE = re.compile(r"^([=\-~^\"'*#+])\1*$")
+
+
+def newest(tree):
+    """The tree's Doc/whatsnew/X.Y.rst with the highest version, or None."""
+    folder = Path(tree) / "Doc" / "whatsnew"
+    found = []
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        match = FILE_RE.match(entry.name)
+        if match and entry.is_file():
+            found.append(((int(match.group(1)), int(match.group(2))), entry.name))
+    return "Doc/whatsnew/" + max(found)[1] if found else None
+
+
+def _headings(lines):
+    """(index, title, underline character) of each RST title in LINES."""
+    found = []
+    for i in range(len(lines) - 1):
+        title, under = lines[i].rstrip("\n"), lines[i + 1].rstrip("\n")
+        if (title.strip() and not UNDERLINE_RE.match(title)
+                and UNDERLINE_RE.match(under) and len(under) >= len(title.strip())):
+            found.append((i, title.strip(), under[0]))
+    return found
+
+
+def insert(text, block, module="enum"):
+    """TEXT with BLOCK at the end of MODULE's subsection of "Improved modules"."""
+    if block in text:
+        raise ToolError("already holds the whatsnew entry")
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    entry = block.splitlines(keepends=True)
+    heads = _headings(lines)
+    sections = [h for h in heads if h[2] == "=" and h[1].lower() == "improved modules"]
+    if not sections:
+        raise ToolError('no "Improved modules" section to put the whatsnew entry in')
+    start = sections[0][0]
+    end = next((h[0] for h in heads if h[0] > start and h[2] == "="), len(lines))
+    subsections = [h for h in heads if start < h[0] < end and h[2] == "-"]
+
+    def after_text(limit, floor):
+        """Index just after the last non-blank line before LIMIT (not below FLOOR)."""
+        while limit > floor and not lines[limit - 1].strip():
+            limit -= 1
+        return limit
+
+    mine = [h for h in subsections if h[1] == module]
+    heading = [module + "\n", "-" * len(module) + "\n", "\n"]
+    if mine:
+        limit = next((h[0] for h in subsections if h[0] > mine[0][0]), end)
+        at, new = after_text(limit, mine[0][0] + 2), ["\n"] + entry
+    else:
+        later = [h for h in subsections if h[1].lower() > module]
+        if later:
+            at, new = later[0][0], heading + entry + ["\n", "\n"]
+        else:
+            at, new = after_text(end, start + 2), ["\n", "\n"] + heading + entry
+    return "".join(lines[:at] + new + lines[at:])
