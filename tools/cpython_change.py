@@ -52,6 +52,7 @@ class Run:
         self.source = SourceBase(self.cache)
         self._newer = None
         self.versions = {}
+        self.html = None  # docs.Html, once started
 
     @property
     def files(self):
@@ -137,8 +138,16 @@ def cmd_test(run):
 
 def cmd_docs(run):
     """Build both Doc trees, compare warnings, run the enum doctests and the linters."""
-    docs.check(run.files, build.stock(run.source, run.args.jobs),
-               build.patched(run.source, run.change_dir, run.args.jobs), run.cache, run.args.jobs)
+    if run.html is None:
+        start_html(run)
+    docs.check(run.files, run.html)
+
+
+def start_html(run):
+    """Start the html builds of docs, to run beside the test stage."""
+    run.html = docs.Html(build.stock(run.source, run.args.jobs),
+                         build.patched(run.source, run.change_dir, run.args.jobs),
+                         run.cache, run.args.jobs)
 
 
 def cmd_patch(run):
@@ -184,7 +193,8 @@ def cmd_all(run):
     steps = [("fetch", cmd_fetch),
              ("build stock", lambda r: build.stock(r.source, r.args.jobs)),
              ("build patched", lambda r: build.patched(r.source, r.change_dir, r.args.jobs)),
-             ("test", cmd_test), ("docs", cmd_docs), ("patch", cmd_patch)]
+             ("docs html, started", start_html), ("test", cmd_test), ("docs", cmd_docs),
+             ("patch", cmd_patch)]
     run.args.output = run.args.author = run.args.base = run.args.lib_base = None
     # The root is made (once; minutes of downloads) while 3.13.5 builds.
     root = threading.Thread(target=lambda: _quietly(run.newer))
@@ -210,11 +220,16 @@ def cmd_all(run):
                 failed = True
                 break
     root.join()
+    if run.html is not None:
+        try:
+            run.html.wait()  # nothing is left running behind the summary
+        except ToolError:
+            pass  # reported by the docs step, or moot after an earlier failure
     print("\nsummary:")
     for name, code, seconds in results:
-        print("  %-14s %-6s %6.0f s" % (name, "ok" if code == 0 else "FAILED", seconds))
+        print("  %-20s %-6s %6.0f s" % (name, "ok" if code == 0 else "FAILED", seconds))
     for name, _ in steps[len(results):]:
-        print("  %-14s %-6s" % (name, "not run"))
+        print("  %-20s %-6s" % (name, "not run"))
     print_versions(run)
     return 1 if failed else 0
 

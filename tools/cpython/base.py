@@ -62,7 +62,12 @@ class Interpreter:
     def live(self, args, cwd=None, out=None):
         """Run with output to OUT; return the exit code."""
         host_cwd, env = self._host(cwd)
-        return run_live(self.command(args, cwd), cwd=host_cwd, env=env, out=out)
+        shown = [str(self.python)] + ["'<script>'" if "\n" in str(a) else str(a) for a in args]
+        if self.root is not None:
+            shown[:0] = ["[root %s, %s]" % (self.root.name, ", ".join(
+                "%s over %s" % (h, i) for h, i in self.binds.items()))]
+        return run_live(self.command(args, cwd), cwd=host_cwd, env=env, out=out,
+                        show=" ".join(shown))
 
     def capture(self, args, cwd=None):
         host_cwd, env = self._host(cwd)

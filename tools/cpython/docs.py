@@ -145,31 +145,49 @@ def news_problems(venv_dir, tree, files):
     return problems
 
 
-def check(files, stock_python, patched_python, cache, jobs=2):
-    """Everything in this module's docstring; ToolError listing what failed."""
-    builds = {"stock": stock_python, "patched": patched_python}
-    trees = {kind: Path(p).parents[2] / "src" for kind, p in builds.items()}
-    venvs, warnings = {}, {}
-    for kind, python in builds.items():
-        venvs[kind] = venv(python, trees[kind], cache)
+class Html:
+    """The stock and the patched html builds, side by side, in the background.
 
-    def build(kind):
-        out = Path(cache) / "docs" / Path(builds[kind]).parents[2].name
+    `all` starts them as soon as both builds exist, so that they run while
+    the test stage does; `wait` gives {kind: (venv, tree, out, warnings file)}.
+    """
+
+    def __init__(self, stock_python, patched_python, cache, jobs=2):
+        self.results = {}
+        self.threads = [threading.Thread(target=self._build, args=(kind, python, cache, jobs))
+                        for kind, python in (("stock", stock_python),
+                                             ("patched", patched_python))]
+        for thread in self.threads:
+            thread.start()
+
+    def _build(self, kind, python, cache, jobs):
         try:
-            warnings[kind] = (out, html(venvs[kind], trees[kind], out, jobs))
+            tree = Path(python).parents[2] / "src"
+            venv_dir = venv(python, tree, cache)
+            out = Path(cache) / "docs" / Path(python).parents[2].name
+            self.results[kind] = (venv_dir, tree, out, html(venv_dir, tree, out, jobs))
         except ToolError as error:
-            warnings[kind] = error
+            self.results[kind] = error
 
-    threads = [threading.Thread(target=build, args=(kind,)) for kind in builds]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    for kind in builds:
-        if isinstance(warnings[kind], ToolError):
-            raise warnings[kind]
+    def wait(self):
+        for thread in self.threads:
+            thread.join()
+        for kind in ("stock", "patched"):
+            if isinstance(self.results.get(kind), ToolError):
+                raise self.results[kind]
+            if kind not in self.results:
+                raise ToolError("the %s html build did not finish (see above)" % kind)
+        return self.results
+
+
+def check(files, builds):
+    """Everything in this module's docstring, after BUILDS (an Html) finish."""
+    results = builds.wait()
+    venvs = {kind: r[0] for kind, r in results.items()}
+    trees = {kind: r[1] for kind, r in results.items()}
+    warnings = {kind: (r[2], r[3]) for kind, r in results.items()}
     counts = {kind: normalised_warnings(warnings[kind][1].read_text(), trees[kind] / "Doc")
-              for kind in builds}
+              for kind in results}
     new = counts["patched"] - counts["stock"]
     say("html warnings: stock %d, patched %d, new %d"
         % (sum(counts["stock"].values()), sum(counts["patched"].values()), sum(new.values())))

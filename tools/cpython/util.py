@@ -58,10 +58,13 @@ def run_logged(cmd, log, cwd=None, env=None):
                         % (" ".join(cmd), code, log, "\n".join(tail)))
 
 
-def run_live(cmd, cwd=None, env=None, out=None):
-    """Run CMD with its output going to OUT (default: ours); return the exit code."""
+def run_live(cmd, cwd=None, env=None, out=None, show=None):
+    """Run CMD with its output going to OUT (default: ours); return the exit code.
+
+    SHOW is what to print of the command (default: all of it).
+    """
     out = out or sys.stdout
-    print("$ " + " ".join(str(c) for c in cmd), file=out, flush=True)
+    print("$ " + (show or " ".join(str(c) for c in cmd)), file=out, flush=True)
     return subprocess.call([str(c) for c in cmd], cwd=cwd, env=env, stdout=out,
                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
