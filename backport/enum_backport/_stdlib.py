@@ -11,7 +11,11 @@ the run exits non-zero.
 The ledger also names tests that are excluded from a suite, with the
 reason, because they fail on this interpreter without the backport too.
 Running the suites without the backport (``--without-backport``) shows
-which those are, and that every test the ledger lists passes there.
+which those are, and that every test the ledger lists passes there.  With
+``--listing-restored`` they run under the backport with dir() and help()'s
+text for ``in`` put back as the interpreter has them, which shows
+which listed tests fail for the listing alone: a test that still fails
+then asserts something else (or hid a second failure behind the first).
 
 A suite is loaded the way regrtest loads it (through its ``test_main()``
 where it has one, as on 3.8), with every test resource enabled except
@@ -50,6 +54,19 @@ def version_key(info=None):
     return '%d.%d.%d' % tuple(info[:3])
 
 
+def ledger_keys(info=None, implementation=None):
+    """The keys the ledger may file this interpreter under, the exact one first.
+
+    Entries are filed by minor version ('3.15'), so that the next patch
+    release finds them, unless a patch release needs entries of its own
+    ('3.13.0').  Another implementation's keys carry its name ('pypy3.11').
+    """
+    implementation = implementation or sys.implementation.name
+    prefix = '' if implementation == 'cpython' else implementation
+    exact = version_key(info)
+    return prefix + exact, prefix + exact.rsplit('.', 1)[0]
+
+
 def default_ledger_path():
     """The ledger the wheel ships, or the source tree's when run from there."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -66,29 +83,35 @@ def load_ledger(path=None):
         return json.load(f)
 
 
-def ledger_entries(ledger, suite, info=None):
-    """Return (version the entries were recorded for, {test id: reason})."""
+def ledger_entries(ledger, suite, info=None, implementation=None):
+    """Return (the key the entries are filed under or None, {test id: reason})."""
     recorded = ledger.get('expected_failures', {})
-    wanted = version_key(info)
-    if wanted in recorded:
-        return wanted, recorded[wanted].get(suite, {})
-    # An interpreter the ledger was not made on: take the nearest earlier
-    # release of the same minor version, and say so.
-    major_minor = wanted.rsplit('.', 1)[0] + '.'
-    candidates = sorted(
-        (v for v in recorded if v.startswith(major_minor)),
-        key=lambda v: tuple(map(int, v.split('.'))),
-    )
-    earlier = [v for v in candidates
-               if tuple(map(int, v.split('.'))) <= tuple(map(int, wanted.split('.')))]
-    chosen = (earlier or candidates or [None])[-1]
-    if chosen is None:
-        return None, {}
-    return chosen, recorded[chosen].get(suite, {})
+    for key in ledger_keys(info, implementation):
+        if key in recorded:
+            return key, recorded[key].get(suite, {})
+    return None, {}
 
 
-def exclusions(ledger, suite):
-    return ledger.get('exclude', {}).get(suite, {})
+def recorded_on(ledger, key):
+    """The exact versions the entries filed under `key` were checked on."""
+    return ledger.get('recorded_on', {}).get(key, [])
+
+
+def exclusions(ledger, suite, info=None, implementation=None):
+    """{pattern: reason} of the tests left out of `suite` on this interpreter.
+
+    An exclusion is a reason (it applies everywhere) or ``{"on": [key,
+    ...], "reason": ...}`` with the ledger keys it applies to.
+    """
+    keys = set(ledger_keys(info, implementation))
+    found = {}
+    for pattern, entry in ledger.get('exclude', {}).get(suite, {}).items():
+        if isinstance(entry, dict):
+            if keys.isdisjoint(entry['on']):
+                continue
+            entry = entry['reason']
+        found[pattern] = entry
+    return found
 
 
 def _iter_tests(suite):
@@ -140,15 +163,49 @@ def _collect_test_main(module):
     return suite
 
 
-def run_in_this_process(suite_name, excluded, verbose=False, backport=True):
+def restore_listing():
+    """Give patched enum classes the interpreter's own dir() and help() text.
+
+    dir() is the original, and help() shows the original docstring and
+    signature of ``in``.  What stays patched is the behaviour: from_value,
+    from_name and `in` still work, but dir() and help() no longer show it.
+    """
+    import inspect
+
+    from . import _patch
+
+    _patch.EnumType.__dir__ = _patch.original('__dir__')
+    contains, original = vars(_patch.EnumType)['__contains__'], _patch.original('__contains__')
+    contains.__doc__ = original.__doc__
+    contains.__signature__ = inspect.signature(original)
+
+
+def run_in_this_process(suite_name, excluded, verbose=False, backport=True,
+                        listing_restored=False):
     """Run one suite here; return a dict of what ran and what failed."""
     if backport:
         import enum_backport  # noqa: F401  (patches enum before the tests run)
+        if listing_restored:
+            restore_listing()
     else:
         enum_type = getattr(__import__('enum'), 'EnumType', None)
         if enum_type is not None and 'from_value' in enum_type.__dict__:
             if getattr(enum_type.from_value, '__enum_backport__', False):
                 raise RuntimeError('enum_backport was imported in a run without it')
+    notes = []
+    try:
+        import _testcapi  # noqa: F401
+    except ImportError:
+        pass
+    except Exception as exc:
+        # PyPy builds _testcapi from C source on first import; where that
+        # cannot be done (Debian's PyPy ships no _testcapimodule.c) the
+        # import fails with another error, which test.support does not
+        # catch.  Blocked, it raises ImportError, and the tests that need
+        # it skip, as on a CPython built without its test modules.
+        sys.modules['_testcapi'] = None
+        notes.append('_testcapi cannot be imported here (%s: %s), so the tests that '
+                     'need it skip' % (type(exc).__name__, exc))
     from test import support
 
     support.use_resources = list(RESOURCES)
@@ -182,6 +239,7 @@ def run_in_this_process(suite_name, excluded, verbose=False, backport=True):
         'excluded': dropped,
         'failed': failed,
         'all': kept_ids,
+        'notes': notes,
     }
 
 
@@ -195,10 +253,12 @@ def child_main(argv):
     parser.add_argument('--ledger')
     parser.add_argument('--verbose', action='store_true')
     parser.add_argument('--without-backport', action='store_true')
+    parser.add_argument('--listing-restored', action='store_true')
     args = parser.parse_args(argv)
     excluded = exclusions(load_ledger(args.ledger), args.suite)
     result = run_in_this_process(
-        args.suite, excluded, args.verbose, backport=not args.without_backport)
+        args.suite, excluded, args.verbose, backport=not args.without_backport,
+        listing_restored=args.listing_restored)
     with open(args.result, 'w', encoding='utf-8') as f:
         json.dump(result, f)
     return 0
@@ -209,19 +269,26 @@ def child_main(argv):
 # enum_backport package cannot patch enum first.  (A `python -c` child
 # would leave its own source in linecache as '<string>' on 3.13.0, which
 # test_inspect notices.)
+#
+# It runs the suite only as the main script: multiprocessing's forkserver,
+# the default from 3.14, imports the main script again in its server.
 _CHILD_WITHOUT_BACKPORT = """\
 import importlib.util, os, sys
-sys.path[0] = os.getcwd()  # as under `python -m`
-spec = importlib.util.spec_from_file_location('_enum_backport_stdlib', sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-sys.exit(module.child_main(sys.argv[2:]))
+if __name__ == '__main__':
+    sys.path[0] = os.getcwd()  # as under `python -m`
+    spec = importlib.util.spec_from_file_location('_enum_backport_stdlib', sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.exit(module.child_main(sys.argv[2:]))
 """
 
 
-def _child_command(suite, tmp, result_path, ledger_path, verbose, backport):
+def _child_command(suite, tmp, result_path, ledger_path, verbose, backport,
+                   listing_restored=False):
     if backport:
         command = [sys.executable, '-m', 'enum_backport', '_run-one', suite]
+        if listing_restored:
+            command.append('--listing-restored')
     else:
         script = os.path.join(tmp, 'run_without_backport.py')
         with open(script, 'w', encoding='utf-8') as f:
@@ -244,27 +311,32 @@ def _print_tail(output, out, lines=30):
 
 
 def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
-        backport=True, timeout=DEFAULT_TIMEOUT):
+        backport=True, timeout=DEFAULT_TIMEOUT, listing_restored=False):
     """Run each suite in a child interpreter and compare with the ledger.
 
     Under the backport (the default) a failure the ledger does not list,
     and a listed test that passes or is not found, is a discrepancy.
     Without it (``backport=False``) every failure is one, since the
     ledger's exclusions should have removed them, and so is a listed test
-    that is not found.  Return the number of discrepancies (0 means the
-    run agrees).
+    that is not found.  With ``listing_restored`` (see `restore_listing`)
+    an unlisted failure and a listed test not found are discrepancies, and
+    the listed tests that still fail are named.  Return the number of
+    discrepancies (0 means the run agrees).
     """
     ledger = load_ledger(ledger_path)
     print('Ledger: %s' % os.path.abspath(ledger_path or default_ledger_path()), file=out)
     discrepancies = 0
     under = 'under enum_backport' if backport else 'without enum_backport'
+    if backport and listing_restored:
+        under += ', listing restored'
     for suite in suites:
         excluded = exclusions(ledger, suite)
-        recorded_for, expected = ledger_entries(ledger, suite)
+        filed_under, expected = ledger_entries(ledger, suite)
         started = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
             result_path = os.path.join(tmp, 'result.json')
-            command = _child_command(suite, tmp, result_path, ledger_path, verbose, backport)
+            command = _child_command(suite, tmp, result_path, ledger_path, verbose, backport,
+                                     listing_restored)
             # What the tests print is shown with --verbose, or when the
             # child does not report.
             captured = None if verbose else subprocess.PIPE
@@ -291,21 +363,35 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
         if backport:
             unlisted = sorted(set(failed) - set(expected))
             passing = sorted(t for t in expected if t in ran_ids and t not in failed)
+            if listing_restored:
+                passing = []
         else:
             unlisted, passing = sorted(failed), []
+        if filed_under is None:
+            where = 'none for %s' % ' or '.join(ledger_keys())
+        else:
+            where = 'for %s, checked on %s' % (
+                filed_under, ', '.join(recorded_on(ledger, filed_under)) or 'no version named')
         print('%s on %s %s: %d run, %d skipped, %d excluded, '
-              '%d failed (%d listed in the ledger%s) in %.0f s' % (
+              '%d failed (%d listed in the ledger, %s) in %.0f s' % (
                   suite, version_key(), under, result['ran'], result['skipped'],
-                  len(result['excluded']), len(failed), len(expected),
-                  '' if recorded_for in (None, version_key())
-                  else ', entries recorded on %s' % recorded_for,
-                  elapsed),
+                  len(result['excluded']), len(failed), len(expected), where, elapsed),
               file=out)
+        for note in result.get('notes', ()):
+            print('  note: ' + note, file=out)
         for pattern, reason in excluded.items():
             matched = sum(1 for t in result['excluded'] if fnmatch.fnmatchcase(t, pattern))
             if matched:
                 print('  excluded %s (%d): %s' % (pattern, matched, reason), file=out)
-        if backport:
+        if backport and listing_restored:
+            listed_passing = sum(1 for t in expected if t in ran_ids and t not in failed)
+            print('  %d of the %d tests the ledger lists pass with the listing restored'
+                  % (listed_passing, len(expected)), file=out)
+            for test_id in sorted(set(failed) & set(expected)):
+                print('  still fails %s: %s' % (test_id, failed[test_id]), file=out)
+            for test_id in unlisted:
+                print('  UNLISTED FAILURE %s: %s' % (test_id, failed[test_id]), file=out)
+        elif backport:
             for test_id in sorted(set(failed) & set(expected)):
                 print('  expected failure %s: %s' % (test_id, expected[test_id]), file=out)
             for test_id in unlisted:
