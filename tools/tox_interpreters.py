@@ -13,11 +13,14 @@ NOT RUN by this tox run) and exits 1 unless every one passed:
 
     python tools/tox_interpreters.py summary DIR ENV=PYTHON ...
 
-PYTHON is the interpreter the environment asks for (``python3.8``, or
-``$ENUM_BACKPORT_PY3135`` to read a variable); it is only used to say why
-an environment that left no record did not run.  Records of an earlier tox
-run are ignored: tox starts every command itself, so the records of one
-run share the parent process id.
+PYTHON is the interpreter the environment asks for (``python3.8``,
+``$ENUM_BACKPORT_PY3135`` to read a variable, or ``root:python3.15`` for
+one in the Debian root that tools/root_tox.py runs tox in); it is only used
+to say why an environment that left no record did not run.  Records of an
+earlier tox run are ignored: tox starts every command itself, so the
+records of one run share the parent process id, unless
+``ENUM_BACKPORT_TOX_RUN`` names the run (tools/check.py names one, so that
+the host's tox and the root's record into one table).
 """
 
 import argparse
@@ -29,8 +32,16 @@ import subprocess
 import sys
 
 
+# What tools/debian_root.py leaves at the top of the root it makes.
+ROOT_STAMP = '/.enum-from-value-root'
+
+
 def _record_path(directory, env):
     return os.path.join(directory, env + '.json')
+
+
+def _run_id():
+    return os.environ.get('ENUM_BACKPORT_TOX_RUN') or os.getppid()
 
 
 def record(directory, env, stage, expect_version=None):
@@ -40,12 +51,17 @@ def record(directory, env, stage, expect_version=None):
               % (env, version, sys.base_prefix, expect_version), file=sys.stderr)
         return 1
     os.makedirs(directory, exist_ok=True)
+    where = sys.base_prefix
+    if os.path.exists(ROOT_STAMP):
+        where += ' in the Debian root'
+    if hasattr(sys, 'pypy_version_info'):
+        where += '; PyPy %d.%d.%d' % sys.pypy_version_info[:3]
     entry = {
-        'run': os.getppid(),
+        'run': _run_id(),
         'stage': stage,
         'implementation': platform.python_implementation(),
         'version': version,
-        'base_prefix': sys.base_prefix,
+        'base_prefix': where,
     }
     with open(_record_path(directory, env), 'w', encoding='utf-8') as f:
         json.dump(entry, f)
@@ -71,6 +87,8 @@ def _search_path():
 
 def why_not_run(python):
     """Return ('MISSING' or 'NOT RUN', why) for an environment that left no record."""
+    if python.startswith('root:'):
+        return _why_not_run_in_root(python[len('root:'):])
     if python.startswith('$'):
         variable = python[1:]
         python = os.environ.get(variable, '')
@@ -96,8 +114,23 @@ def why_not_run(python):
         found, probe.stdout.strip())
 
 
+def _why_not_run_in_root(python):
+    # Without entering the root: only whether it, and the program, exist.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import debian_root
+
+    root = debian_root.root_dir()
+    program = debian_root.INTERPRETERS.get(python, '/usr/bin/' + python)
+    if not root.is_dir():
+        return 'MISSING', 'no Debian root at %s (tools/debian_root.py ensure makes it)' % root
+    if not (root / program.lstrip('/')).exists():
+        return 'MISSING', 'the Debian root at %s has no %s' % (root, program)
+    return 'NOT RUN', ('the Debian root has %s, but this run did not run its environment '
+                       '(tools/root_tox.py runs it)' % program)
+
+
 def summary(directory, wanted, out=sys.stdout):
-    run = os.getppid()
+    run = _run_id()
     rows, counts = [], {'passed': 0, 'FAILED': 0, 'MISSING': 0, 'NOT RUN': 0}
     for env, python in wanted:
         entry = _read(directory, env, run)
