@@ -1,0 +1,123 @@
+"""Hold the two runs of one suite against each other and the allow-list.
+
+Pure functions over plain data, so that tests/test_dependents_tool.py can
+check them on every interpreter: an outcome map is ``{test id: outcome}``
+with the outcomes of `OUTCOMES`; a test found in one run only has the
+outcome ``'absent'`` in the other.
+"""
+
+OUTCOMES = ('passed', 'failed', 'error', 'skipped', 'xfailed', 'absent')
+BAD = ('failed', 'error')
+
+
+def rewrite_ids(outcomes, rewrites):
+    """Apply a project's id rewrites (compiled pattern, replacement) to the
+    test ids of one run, keeping their order; ids made equal are numbered
+    (``id``, ``id#2``) in that order.  Returns (outcomes, {pattern: number of
+    ids it rewrote})."""
+    used = dict((pattern.pattern, 0) for pattern, _ in rewrites)
+    rewritten = {}
+    for test, outcome in outcomes.items():
+        for pattern, replacement in rewrites:
+            new = pattern.sub(replacement, test)
+            if new != test:
+                used[pattern.pattern] += 1
+                test = new
+        key, number = test, 1
+        while key in rewritten:
+            number += 1
+            key = '%s#%d' % (test, number)
+        rewritten[key] = outcome
+    return rewritten, used
+
+
+def differences(without, with_):
+    """[(test id, outcome without, outcome with)] for every test whose
+    outcome differs, in test id order."""
+    found = []
+    for test in sorted(set(without) | set(with_)):
+        before = without.get(test, 'absent')
+        after = with_.get(test, 'absent')
+        if before != after:
+            found.append((test, before, after))
+    return found
+
+
+def failing_in_both(without, with_):
+    """Test ids that fail (or error) in both runs, sorted."""
+    return sorted(test for test, outcome in without.items()
+                  if outcome in BAD and with_.get(test) in BAD)
+
+
+def counts(outcomes):
+    """{outcome: number of tests} for the outcomes that occur."""
+    totals = {}
+    for outcome in outcomes.values():
+        totals[outcome] = totals.get(outcome, 0) + 1
+    return totals
+
+
+def entry_applies(entry, project, interpreter):
+    """Whether an allow-list entry speaks of this project on this interpreter."""
+    return entry['project'] == project and (
+        entry['interpreters'] == '*' or interpreter in entry['interpreters'])
+
+
+def judge(found, allowed, project, interpreter):
+    """Split the differences of one project on one interpreter.
+
+    Returns (allowed, unexpected, stale): the differences an allow-list
+    entry names (as (difference, entry) pairs), those none names, and the
+    entries for this project and interpreter whose difference did not occur
+    (the allow-list must not outlive the difference it excuses).  An entry
+    matches a difference only with the same test id and the same two
+    outcomes.
+    """
+    entries = [e for e in allowed if entry_applies(e, project, interpreter)]
+    used = set()
+    hits, unexpected = [], []
+    for difference in found:
+        test, before, after = difference
+        match = next((i for i, e in enumerate(entries)
+                      if e['test'] == test and e['without'] == before and e['with'] == after),
+                     None)
+        if match is None:
+            unexpected.append(difference)
+        else:
+            used.add(match)
+            hits.append((difference, entries[match]))
+    stale = [e for i, e in enumerate(entries) if i not in used]
+    return hits, unexpected, stale
+
+
+def check_allow_list(allowed, projects, interpreters):
+    """Problems with the allow-list itself: unknown names, bad outcomes,
+    missing reasons, duplicates.  [] when it is sound."""
+    problems, seen = [], set()
+    for number, entry in enumerate(allowed, 1):
+        where = 'allow-list entry %d' % number
+        missing = [k for k in ('project', 'interpreters', 'test', 'without', 'with', 'why')
+                   if k not in entry]
+        if missing:
+            problems.append('%s lacks %s' % (where, ', '.join(missing)))
+            continue
+        if entry['project'] not in projects:
+            problems.append('%s names an unknown project %r' % (where, entry['project']))
+        names = entry['interpreters']
+        if names != '*' and (not isinstance(names, list)
+                             or any(n not in interpreters for n in names)):
+            problems.append('%s names interpreters %r; known: %s'
+                            % (where, names, ', '.join(interpreters)))
+        for side in ('without', 'with'):
+            if entry[side] not in OUTCOMES:
+                problems.append('%s: %s=%r is not one of %s'
+                                % (where, side, entry[side], ', '.join(OUTCOMES)))
+        if entry['without'] == entry['with']:
+            problems.append('%s: the same outcome twice is no difference' % where)
+        if len(str(entry['why']).split()) < 5:
+            problems.append('%s: the reason (why) must say why, in a sentence' % where)
+        key = (entry['project'], entry['test'], str(names))
+        if key in seen:
+            problems.append('%s repeats an earlier entry' % where)
+        seen.add(key)
+    return problems
