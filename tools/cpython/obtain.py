@@ -28,7 +28,7 @@ def tarball(cache, local=None, apt_source=False):
     source = SourceBase(cache)
     dest = source.tarball
     if dest.is_file() and sha256_file(dest) == source.TARBALL_SHA256:
-        say("tarball cached: %s" % dest)
+        say("tarball already cached: %s" % dest)
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
     if local:
@@ -56,7 +56,7 @@ def tarball(cache, local=None, apt_source=False):
         raise ToolError("the %s tarball is not cached: pass --tarball PATH "
                         "(Python-%s.tar.xz) or, on Debian, --apt-source"
                         % (source.version, source.version))
-    say("tarball cached: %s" % dest)
+    say("tarball fetched into the cache: %s" % dest)
     return dest
 
 
