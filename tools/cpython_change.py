@@ -36,7 +36,7 @@ from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test
 from cpython.base import RUN_DIR, SourceBase
-from cpython.util import ToolError, cache_dir, say, short_key
+from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 
@@ -112,28 +112,40 @@ def cmd_carry(run):
 
 
 def cmd_test(run):
-    """Prove the change on each base, then check 3.15's debug build for refleaks."""
-    names = run.args.base
+    """Prove the change on each base, and check 3.15's debug build for refleaks.
+
+    The bases are tested side by side (their suites wait more than they
+    compute: test_socket alone waits a minute), each with regrtest -jN.
+    """
+    names, jobs = run.args.base, []
     if names is None or run.source.version in names:
         python = build.patched(run.source, run.change_dir, run.args.jobs)
         run.versions[run.source.version] = run.source.describe(python)
-        say("=== %s: %s ===" % (run.source.version, run.versions[run.source.version]))
-        with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
-            build_root = python.parents[2]
-            test.prove(run.source.interpreter(python), build_root / "src" / "Lib" / "enum.py",
-                       run.checkout, run.cache / "venvs" / ("native-" + build_root.name),
-                       run.args.jobs, work_dir=work)
+        jobs.append((run.source.version, lambda out: prove_source(run, python, out)))
     for base in run.pick(names):
         merged = run.carried(base)
-        say("=== %s: %s ===" % (base.name, run.versions[base.name]))
-        with base.interpreter(overlay=merged, binds={run.checkout: run.checkout}) as interp:
-            test.prove(interp, merged["Lib/enum.py"], run.checkout,
-                       run.cache / "venvs" / ("native-python%s" % base.version),
-                       run.args.jobs, work_dir=RUN_DIR)
+        jobs.append((base.version, lambda out, b=base, m=merged: prove_debian(run, b, m, out)))
         if base.debug_python:
-            say("=== refleaks: %s, -R 3:3 test_enum, merged and stock side by side ==="
-                % base.debug_python)
-            test.refleaks(base, merged)
+            jobs.append(("refleaks " + base.version,
+                         lambda out, b=base, m=merged: test.refleaks(b, m, out)))
+    side_by_side(jobs)
+
+
+def prove_source(run, python, out):
+    say("=== %s: %s ===" % (run.source.version, run.versions[run.source.version]), out)
+    root = python.parents[2]
+    with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
+        test.prove(run.source.interpreter(python), root / "src" / "Lib" / "enum.py",
+                   run.checkout, run.cache / "venvs" / ("native-" + root.name),
+                   run.args.jobs, work_dir=work, out=out)
+
+
+def prove_debian(run, base, merged, out):
+    say("=== %s: %s ===" % (base.version, run.versions[base.name]), out)
+    with base.interpreter(overlay=merged, binds={run.checkout: run.checkout}) as interp:
+        test.prove(interp, merged["Lib/enum.py"], run.checkout,
+                   run.cache / "venvs" / ("native-python%s" % base.version),
+                   run.args.jobs, work_dir=RUN_DIR, out=out)
 
 
 def cmd_docs(run):

@@ -18,11 +18,9 @@ and once with the stock ones as the control; both runs go side by side.
 
 import hashlib
 import sys
-import tempfile
-import threading
 
 from .base import RUN_DIR
-from .util import ToolError, say
+from .util import ToolError, say, side_by_side
 
 SUITES = ["test_enum", "test_re", "test_signal", "test_socket", "test_httplib",
           "test_inspect", "test_pydoc", "test_typing", "test_dataclasses"]
@@ -91,31 +89,13 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None):
 
 def refleaks(base, merged, out=None):
     """`-m test -R 3:3 test_enum` on BASE's debug build, merged and stock, side by side."""
-    out = out or sys.stdout
-    results = {}
+    def one(overlay):
+        def job(log):
+            with base.interpreter(overlay=overlay, debug=True) as interp:
+                code = interp.live(["-s", "-m", "test", "-R", "3:3", "test_enum"],
+                                   cwd=RUN_DIR, out=log)
+            _check(code, "-R 3:3 test_enum", interp)
+        return job
 
-    def one(name, overlay):
-        with tempfile.TemporaryFile("w+") as log, \
-                base.interpreter(overlay=overlay, debug=True) as interp:
-            code = interp.live(["-s", "-m", "test", "-R", "3:3", "test_enum"],
-                               cwd=RUN_DIR, out=log)
-            log.seek(0)
-            results[name] = (interp.label, code, log.read())
-
-    jobs = [threading.Thread(target=one, args=("merged", merged)),
-            threading.Thread(target=one, args=("stock (control)", None))]
-    for job in jobs:
-        job.start()
-    for job in jobs:
-        job.join()
-    failed = []
-    for name in ("merged", "stock (control)"):
-        label, code, text = results.get(name, (name, 1, "did not run\n"))
-        say("refleak run, %s: %s, exit %d" % (name, label, code), out)
-        out.write(text)
-        out.flush()
-        if code != 0:
-            failed.append(name)
-    if failed:
-        raise ToolError("-R 3:3 test_enum failed on %s's debug build: %s"
-                        % (base.version, ", ".join(failed)))
+    side_by_side([("refleaks %s, merged" % base.version, one(merged)),
+                  ("refleaks %s, stock (control)" % base.version, one(None))], out)

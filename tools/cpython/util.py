@@ -8,6 +8,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 
@@ -126,3 +129,47 @@ def outside_git(directory):
     otherwise take paths relative to that checkout and skip the rest.
     """
     return dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(directory).resolve().parent))
+
+
+def side_by_side(jobs, out=None):
+    """Run JOBS, a list of (name, function(out)), at once, each in a thread.
+
+    Each job writes to a file of its own; a line says when each one ends,
+    and then every job's output is printed whole, in the order given.
+    ToolError names every job that failed.
+    """
+    out = out or sys.stdout
+    results = {}
+
+    def one(name, function, log):
+        started = time.monotonic()
+        try:
+            function(log)
+            results[name] = None
+        except ToolError as error:
+            results[name] = str(error)
+        say("%s: %s after %.0f s" % (name, "FAILED" if results[name] else "done",
+                                     time.monotonic() - started), out)
+
+    # Appending: the job's own writes and its subprocesses' go to the end alike.
+    logs = [tempfile.TemporaryFile("a+") for _ in jobs]
+    try:
+        say("running side by side: " + ", ".join(name for name, _ in jobs), out)
+        threads = [threading.Thread(target=one, args=(name, function, log))
+                   for (name, function), log in zip(jobs, logs)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for (name, _), log in zip(jobs, logs):
+            log.seek(0)
+            say("--- %s ---" % name, out)
+            out.write(log.read())
+            out.flush()
+    finally:
+        for log in logs:
+            log.close()
+    failed = ["%s: %s" % (name, results.get(name) or "did not finish")
+              for name, _ in jobs if results.get(name, "x") is not None]
+    if failed:
+        raise ToolError("\n  ".join(failed))
