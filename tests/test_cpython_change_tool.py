@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "tools"))
 import cpython_change  # noqa: E402
 import debian_root  # noqa: E402
 from cpython import apply, base, build, change, docs, obtain, patch, whatsnew  # noqa: E402
-from cpython.util import ToolError, cache_dir  # noqa: E402
+from cpython.util import ToolError, cache_dir, run_live, side_by_side  # noqa: E402
 
 WHATSNEW = """\
 ****************
@@ -664,6 +664,27 @@ class AptSourceTests(unittest.TestCase):
             "Components: main\nEnabled: no\n\n"
             "Types: deb\nURIs: http://b.example/debian\nSuites: bookworm\n")
         self.assertIsNotNone(obtain.ensure_deb_src(self.apt))
+
+
+class SideBySideTests(unittest.TestCase):
+
+    def test_each_jobs_output_is_whole_and_failures_are_named(self):
+        def slow(out):
+            run_live(["sh", "-c", "echo slow one; sleep 0.3; echo slow two"], out=out)
+
+        def failing(out):
+            out.write("fast\n")
+            raise ToolError("it broke")
+
+        out = io.StringIO()
+        with self.assertRaises(ToolError) as caught:
+            side_by_side([("slow", slow), ("fast", failing)], out=out)
+        self.assertEqual(str(caught.exception), "fast: it broke")
+        text = out.getvalue()
+        self.assertLess(text.index("fast: FAILED"), text.index("slow: done"))
+        self.assertIn("--- slow ---\n$ sh -c echo slow one; sleep 0.3; echo slow two\n"
+                      "slow one\nslow two\n", text.replace("cpython_change: ", ""))
+        self.assertIn("--- fast ---\nfast\n", text.replace("cpython_change: ", ""))
 
 
 class CommandLineTests(unittest.TestCase):
