@@ -293,19 +293,21 @@ class Hook(unittest.TestCase):
         subprocess.run([sys.executable, '-c', code], env=environ, check=True,
                        stdout=subprocess.DEVNULL)
         found = results.read_records(folder)
-        self.assertEqual(len(found), 1)
-        return found[0]
+        # One record, or two in a venv of tools/dependents, whose own .pth
+        # runs the same hook first.
+        self.assertIn(len(found), (1, 2))
+        return found
 
     def test_with_the_backport(self):
-        record = self.records(ENUM_DEPENDENTS_BACKPORT='1')
-        self.assertEqual(results.backport_state(record), 'active', record)
-        self.assertIn('from_value', record['patched'])
-        self.assertTrue(record['from_value_file'].endswith('_lookup.py'), record)
+        for record in self.records(ENUM_DEPENDENTS_BACKPORT='1'):
+            self.assertEqual(results.backport_state(record), 'active', record)
+            self.assertIn('from_value', record['patched'])
+            self.assertTrue(record['from_value_file'].endswith('_lookup.py'), record)
 
     def test_without_the_backport(self):
-        record = self.records(ENUM_DEPENDENTS_BACKPORT='0')
-        self.assertEqual(results.backport_state(record), 'absent', record)
-        self.assertFalse(record['enum_backport_loaded'])
+        for record in self.records(ENUM_DEPENDENTS_BACKPORT='0'):
+            self.assertEqual(results.backport_state(record), 'absent', record)
+            self.assertFalse(record['enum_backport_loaded'])
 
 
 class DataFiles(unittest.TestCase):

@@ -19,6 +19,7 @@ the run.  Everything it fetches and builds is kept under
 
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -44,6 +45,9 @@ _print_lock = threading.Lock()
 def say(message):
     with _print_lock:
         print('dependents: ' + message, flush=True)
+
+
+prepare.say = say   # one lock for the lines of every worker
 
 
 class Missing:
@@ -220,7 +224,7 @@ def run(args):
         say('Summary')
         say('NOT RUN: every project: the backport wheel could not be built: %s' % error)
         return 1
-    digest = prepare.hashlib.sha256(wheel.read_bytes()).hexdigest()
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
     say('backport: %s (sha256 %s)' % (wheel.name, digest[:12]))
 
     pending = [j for j in jobs if j.state == 'pending']
@@ -256,7 +260,9 @@ def run(args):
     say('Summary')
     if full:
         current = report.readme_current(block)
-        if current is False:
+        if current:
+            say("README.rst's figures are this run's")
+        elif current is False:
             say("README.rst's figures differ from this run's "
                 "(python3 tools/dependents readme writes them)")
         elif current is None:
@@ -264,8 +270,9 @@ def run(args):
     else:
         say('a partial run (--projects/--interpreters): README.rst not compared')
     failed = report.closing(jobs, interpreters, (wheel.name, digest), projects, say)
-    say('pairs: %d passed, %d failed (%.0f s)' % (
-        sum(1 for j in jobs if j.state == 'ok'), len(failed), time.monotonic() - started))
+    cpu = sum(r.cpu for j in jobs for r in (j.without, j.with_) if r is not None)
+    say('pairs: %d passed, %d failed (%.0f s; the suites used %.0f s of CPU)' % (
+        sum(1 for j in jobs if j.state == 'ok'), len(failed), time.monotonic() - started, cpu))
     return 1 if failed else 0
 
 

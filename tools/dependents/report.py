@@ -40,8 +40,8 @@ def details(job, say):
             say('%s %s the backport: NO RESULT: %s (log: %s)' % (head, run.mode, run.error,
                                                                  run.log))
         else:
-            say('%s %s the backport: %s in %.0f s; %s' % (
-                head, run.mode, tally(job.counts[run.mode]), run.seconds, run.effect))
+            say('%s %s the backport: %s in %.0f s (%.0f s of CPU); %s' % (
+                head, run.mode, tally(job.counts[run.mode]), run.seconds, run.cpu, run.effect))
     for rule in job.project.get('id_rewrites', []):
         say('%s test ids rewritten (without: %s, with: %s): %s -> %s (%s)' % (
             head, job.rewritten.get('without', 0), job.rewritten.get('with', 0),
@@ -83,6 +83,11 @@ def closing(jobs, interpreters, wheel, projects, say):
         elif job.state == 'unsupported':
             say('NOT RUN (upstream does not support it): %s %s on %s: %s'
                 % (job.project['label'], job.release['version'], job.interp.name, job.reason))
+    for job in jobs:
+        if job.both:
+            say('fail in both runs: %s %s on %s: %s (named above)' % (
+                job.project['label'], job.release['version'], job.interp.name,
+                plural(len(job.both), 'test')))
     failed = [j for j in jobs if j.failing]
     say(figures(jobs, projects))
     for job in failed:

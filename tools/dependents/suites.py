@@ -35,6 +35,7 @@ class Run:
         self.effect_ok, self.effect = False, ''
         self.error = None               # why the run gave no usable result
         self.seconds = 0.0
+        self.cpu = 0.0                  # CPU seconds of the suite's processes
         self.log = None
         self.exit_code = None
 
@@ -91,7 +92,7 @@ def run_suite(interp, project, environment, sdist, mode):
         child = subprocess.Popen(full_argv, cwd=full_cwd, env=full_env, stdin=subprocess.DEVNULL,
                                  stdout=out, stderr=err, start_new_session=True)
         try:
-            run.exit_code = child.wait(timeout=TIMEOUT)
+            run.exit_code, run.cpu = _wait(child, started + TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
@@ -126,6 +127,20 @@ def run_suite(interp, project, environment, sdist, mode):
     except results.ResultsError as error:
         run.error = str(error)
     return run
+
+
+def _wait(child, deadline):
+    """(exit code, CPU seconds) of `child` and the descendants it waited
+    for, or raise TimeoutExpired at `deadline`."""
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            child.returncode = (-os.WTERMSIG(status) if os.WIFSIGNALED(status)
+                                else os.WEXITSTATUS(status))
+            return child.returncode, usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired(child.args, TIMEOUT)
+        time.sleep(0.2)
 
 
 def _tail(path, lines=5):
