@@ -3,12 +3,19 @@
 
     python3 tools/check.py [--apt-source] [--tarball PATH] [-e ENVS]
 
-1. The CPython change (tools/cpython_change.py): fetch the 3.13.5 source,
-   build stock and patched interpreters (cached), run the stdlib suites and
-   this project's behaviour tests on the patched one, build and check the
+1. The CPython change (tools/cpython_change.py all): fetch the 3.13.5
+   source, build stock and patched 3.13.5 (cached), merge the Lib diffs onto
+   Debian's 3.14 and 3.15, run the stdlib suites and this project's tests on
+   all three and a refleak check on 3.15's debug build, build and check the
    changed docs, and write the git-am patch.
 2. The backport: tox, with one environment per interpreter from 3.8 up
-   (the stock 3.13.5 build among them), plus the typing checks.
+   and PyPy 3.11, plus the typing checks: first Debian unstable's 3.14,
+   3.15 and PyPy 3.11 inside the Debian root (tools/root_tox.py), then this
+   machine's 3.8 to 3.13 and the stock 3.13.5 build, ending with a table of
+   all of them.
+3. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
+   marshmallow and click, each run twice on 3.8, 3.13 and Debian's 3.15,
+   without and with the backport imported first, compared test by test.
 
 Everything it installs for itself (tox) goes into the cache,
 ``$ENUM_FROM_VALUE_CACHE`` (default ``~/.cache/enum-from-value``).  It ends
@@ -27,6 +34,8 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / 'tools'))
+import root_tox  # noqa: E402  (the tox run inside the Debian root)
 TOOL = ROOT / 'tools' / 'cpython_change.py'
 
 
@@ -100,6 +109,8 @@ def main(argv=None):
     parser.add_argument('-e', '--envs', help='only these tox environments (comma-separated)')
     parser.add_argument('--skip-cpython', action='store_true',
                         help='skip step 1 (the CPython change); tox still needs the stock build')
+    parser.add_argument('--skip-dependents', action='store_true',
+                        help="skip step 3 (the dependents' suites); -e skips it too")
     args = parser.parse_args(argv)
 
     results = []
@@ -111,6 +122,12 @@ def main(argv=None):
     if run_step('fetch CPython 3.13.5', fetch, results) != 0:
         return report(results, None)
 
+    # `all` builds stock 3.13.5 first, while it makes the Debian root in the
+    # background; tox then reuses both.
+    if not args.skip_cpython:
+        run_step('CPython change (3.13.5, 3.14, 3.15; docs, patch)',
+                 [sys.executable, str(TOOL), 'all'], results)
+
     say('build stock CPython 3.13.5 (reused when cached)')
     built = subprocess.run([sys.executable, str(TOOL), 'build', '--stock'],
                            cwd=str(ROOT), stdout=subprocess.PIPE, text=True)
@@ -119,24 +136,38 @@ def main(argv=None):
     if built.returncode != 0 or not os.path.exists(stock):
         return report(results, None)
 
-    if not args.skip_cpython:
-        run_step('CPython change (build, test, docs, patch)',
-                 [sys.executable, str(TOOL), 'all'], results)
-
     junit = cache_dir() / 'junit'
     for old in glob.glob(str(junit / '*.xml')):
         os.remove(old)
-    env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit))
+    # One run for the records of both tox runs, so that the host's
+    # `interpreters` environment names the root's interpreters too.
+    env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit),
+               ENUM_BACKPORT_TOX_RUN='check-%d-%d' % (os.getpid(), time.time()),
+               ENUM_BACKPORT_RECORDS=str(ROOT / '.tox' / '.interpreters'))
     versions = pyenv_versions()
     if versions:
         # A PYENV_VERSION naming one version (as a shell may set) would hide
         # the others from tox.
         env['PYENV_VERSION'] = versions
-    tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
+
+    # Debian unstable's CPython 3.14, 3.15 and PyPy 3.11 first, in the root.
+    root_envs = root_tox.label_envs()
+    host_envs = None
     if args.envs:
-        tox += ['-e', args.envs]
+        wanted = args.envs.split(',')
+        root_envs = [e for e in wanted if e in root_envs]
+        host_envs = [e for e in wanted if e not in root_envs]
+    if root_envs:
+        run_step('tox in the Debian root (%s)' % ', '.join(root_envs),
+                 [sys.executable, str(ROOT / 'tools' / 'root_tox.py'), '-e', ','.join(root_envs),
+                  '--', '-p', '2', '--parallel-no-spinner'], results, env=env)
+    if host_envs == []:
+        return report(results, junit)
+
+    tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
+    tox += ['-e', ','.join(host_envs)] if host_envs else ['-m', 'host']
     say('PYENV_VERSION=' + env['PYENV_VERSION'])
-    say('tox (backport on every interpreter, typing): ' + ' '.join(tox))
+    say('tox on this machine (backport on its interpreters, typing): ' + ' '.join(tox))
     started = time.monotonic()
     child = subprocess.Popen(tox, cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
@@ -151,12 +182,38 @@ def main(argv=None):
             interpreters.append(line.rstrip())
             if ' environments: ' in line:
                 keep = False
-    results.append(('tox (backport on every interpreter, typing)', child.wait(),
+    results.append(('tox on this machine (interpreters, typing)', child.wait(),
                     time.monotonic() - started))
-    return report(results, junit, interpreters)
+
+    if args.skip_dependents or args.envs:
+        dependents = ["dependents' suites: NOT RUN (%s given)"
+                      % ('--skip-dependents' if args.skip_dependents else '-e')]
+    else:
+        dependents = run_dependents(results)
+    return report(results, junit, interpreters, dependents)
 
 
-def report(results, junit, interpreters=()):
+def run_dependents(results):
+    """Step 3: tools/dependents; returns its closing lines for the summary."""
+    command = [sys.executable, str(ROOT / 'tools' / 'dependents')]
+    say("dependents' suites without and with the backport: " + ' '.join(command))
+    started = time.monotonic()
+    child = subprocess.Popen(command, cwd=str(ROOT), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    closing, keep = [], False
+    for line in child.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        if line.startswith('dependents: Summary'):
+            closing, keep = [], True
+        elif keep:
+            closing.append(line.rstrip())
+    results.append(("dependents' suites (tools/dependents)", child.wait(),
+                    time.monotonic() - started))
+    return closing or ['tools/dependents printed no summary: see its output above']
+
+
+def report(results, junit, interpreters=(), dependents=()):
     print()
     print('Summary')
     for name, code, seconds in results:
@@ -165,6 +222,8 @@ def report(results, junit, interpreters=()):
         print('\n'.join(interpreters))
     elif junit is not None:
         print('tox printed no interpreter table: see its output above')
+    if dependents:
+        print('\n'.join(dependents))
     failed_steps = sum(1 for _, code, _ in results if code != 0)
     if junit is not None:
         passed, failed, skipped = junit_totals(str(junit))

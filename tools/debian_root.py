@@ -39,7 +39,10 @@ SUITE = 'sid'
 PACKAGES = (
     'python3.14', 'python3.15', 'python3.14-venv', 'python3.15-venv',
     'libpython3.14-testsuite', 'libpython3.15-testsuite', 'python3.15-dbg',
-    'pypy3', 'pypy3-venv',
+    'pypy3', 'pypy3-venv', 'pypy3-lib-testsuite',
+    # tests/ run whole in the root too; the CPython-change tool's tests use
+    # git and unpack a .tar.xz.
+    'git', 'xz-utils',
 )
 # The interpreters inside, by the name tox and the tools use for them.
 INTERPRETERS = {
