@@ -34,7 +34,11 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
 
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
 in processes with and without ``import enum_backport``; `run.py` pairs the
-processes.
+processes.  So is the `flags` group, which times the Flag paths that decide
+a value without creating a pseudo-member (``in`` on a composite, on a value
+with a bit outside the flag, on a value a STRICT flag's multi-bit member
+does not cover, and ``from_value(m, None)`` on that STRICT flag), to compare
+the patched build with the backport on the stock build.
 
 Statements an interpreter cannot run (``from_value`` without the backport or
 the CPython change, ``in`` with a non-member before 3.12) are left out.
@@ -214,6 +218,27 @@ def untouched_groups():
     ])]
 
 
+def flag_groups():
+    flag = enum.Flag('F', ['F%d' % i for i in range(20)])
+    composite = 0
+    for bit in (0, 3, 7, 12, 19):
+        composite |= 1 << bit
+
+    class Strict(enum.Flag, boundary=enum.STRICT):
+        A = 1
+        B = 2
+        C = 4 | B
+        D = 8
+
+    ns = {'F': flag, 'S': Strict, 'c': composite, 'o': 1 << 20 | 1, 'u': 5}
+    return [('flags', [
+        Statement('flags in composite', 'c in F', ns),
+        Statement('flags in outside bit', 'o in F', ns),
+        Statement('flags in strict uncovered', 'u in S', ns),
+        Statement('flags from_value strict miss', 'r = S.from_value(u, None)', ns),
+    ])]
+
+
 def calibrate(statement, min_time):
     loops = 1
     while True:
@@ -280,7 +305,7 @@ def to_suite(groups, variant):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('group', choices=('lookups', 'untouched'))
+    parser.add_argument('group', choices=('lookups', 'untouched', 'flags'))
     parser.add_argument('--backport', action='store_true',
                         help='import enum_backport before building the enums')
     parser.add_argument('--output', required=True, help='pyperf JSON file to write')
@@ -296,6 +321,8 @@ def main(argv=None):
     variant = 'backport' if args.backport else 'native'
     if args.group == 'lookups':
         groups = lookup_groups([int(size) for size in args.sizes.split(',')])
+    elif args.group == 'flags':
+        groups = flag_groups()
     else:
         groups = untouched_groups()
     measure(groups, args.values, args.warmups, args.min_time)

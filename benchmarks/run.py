@@ -82,6 +82,8 @@ TARGETS = [
      0.05, 'within'),
     ('same_class', 'class', 'creating a 5-member enum class, with / without the '
      'backport (patched / stock)', 0.05, 'within'),
+    ('flags', 'flags', 'patched 3.13.5 / stock 3.13.5 + backport, the worst of the four '
+     '``flags`` statements below', 1.2, 'max'),
 ]
 
 #: Statement pairs (numerator, denominator) whose ratio a target reads, by
@@ -101,6 +103,14 @@ UNTOUCHED = {
     'same_call': 'untouched E(v)',
     'same_attr': 'untouched E.M',
     'same_class': 'untouched class creation',
+}
+#: The Flag paths that decide a value without creating a pseudo-member,
+#: timed on the patched build against the backport on the stock build.
+FLAGS = {
+    'flags_composite': 'flags in composite',
+    'flags_outside': 'flags in outside bit',
+    'flags_uncovered': 'flags in strict uncovered',
+    'flags_from_value': 'flags from_value strict miss',
 }
 
 
@@ -276,7 +286,7 @@ def measure_lookups(pyperf, interp, settings, scratch, out_dir):
 
 
 def measure_untouched(pyperf, baseline, variant, variant_args, settings, scratch,
-                      out_dir, name):
+                      out_dir, name, group='untouched', baseline_args=()):
     """Alternate processes of `baseline` and `variant`, round by round."""
     targets = {}
     for which in ('baseline', 'variant'):
@@ -284,13 +294,13 @@ def measure_untouched(pyperf, baseline, variant, variant_args, settings, scratch
         if os.path.exists(targets[which]):
             os.remove(targets[which])
     for round_index in range(settings.untouched_rounds):
-        order = [('baseline', baseline.venv_python, []),
+        order = [('baseline', baseline.venv_python, list(baseline_args)),
                  ('variant', variant.venv_python, variant_args)]
         if round_index % 2:
             order.reverse()
         for which, python, extra in order:
             part = os.path.join(scratch, '%s-%s-%d.json' % (name, which, round_index))
-            run_worker(python, ['untouched', '--output', part,
+            run_worker(python, [group, '--output', part,
                                 '--values', str(settings.untouched_values),
                                 '--min-time', str(settings.min_time)] + extra,
                        seed=round_index)
@@ -429,11 +439,11 @@ def analyse_lookups(pyperf, path):
     return result
 
 
-def analyse_untouched(pyperf, targets):
+def analyse_untouched(pyperf, targets, names=UNTOUCHED):
     """Per round: median of the variant's values over the baseline's; median of those."""
     base, var = benches(pyperf, targets['baseline']), benches(pyperf, targets['variant'])
     result = {}
-    for key, name in UNTOUCHED.items():
+    for key, name in names.items():
         rounds = [statistics.median(rv.values) / statistics.median(rb.values)
                   for rb, rv in zip(base[name].get_runs(), var[name].get_runs())]
         result[key] = statistics.median(rounds)
@@ -503,6 +513,9 @@ def target_value(res, key):
         return max(per_size.values()) if per_size else None
     if key in ('in_hit', 'in_miss'):
         return res.get('lookups', {}).get('ratios', {}).get(key)
+    if key == 'flags':
+        flags = res.get('flags')
+        return max(flags[k] for k in FLAGS) if flags else None
     if key == 'import':
         # The least of the runs: -X importtime reads the wall clock, so time
         # that other processes take from a run is charged to the import; the
@@ -593,6 +606,23 @@ def ratio_table(results):
             rows.append([label, str(n)] + [fmt_ratio(ratios.get(k, {}).get(n))
                                             for k, _ in columns])
     return rst_table(header, rows)
+
+
+def flags_table(results):
+    """The flags statements, patched against the stock build with the backport."""
+    header = ['statement', 'patched ns', 'stock + backport ns', 'ratio', 'rounds']
+    rows = []
+    for _, res in results:
+        flags = res.get('flags')
+        if not flags:
+            continue
+        for key, name in FLAGS.items():
+            rows.append([name[len('flags '):],
+                         ns(flags['medians']['variant'][name]),
+                         ns(flags['medians']['baseline'][name]),
+                         target_cell('flags', flags[key]),
+                         '%.2f-%.2f' % flags[key + '_spread']])
+    return rst_table(header, rows) if rows else ''
 
 
 def extra_table(results):
@@ -749,6 +779,14 @@ def main(argv=None):
                 targets = measure_untouched(pyperf, stock, interp, [], settings, scratch,
                                             results_dir, '%s-untouched' % interp.slug)
                 res['untouched'] = analyse_untouched(pyperf, targets)
+                targets = measure_untouched(pyperf, stock, interp, [], settings, scratch,
+                                            results_dir, '%s-flags' % interp.slug,
+                                            group='flags', baseline_args=['--backport'])
+                res['flags'] = analyse_untouched(pyperf, targets, FLAGS)
+                res['flags']['medians'] = {
+                    which: {name: bench.median() for name, bench in
+                            benches(pyperf, targets[which]).items()}
+                    for which in ('baseline', 'variant')}
             if interp.role != 'stock':
                 path = measure_import(pyperf, interp, settings, results_dir)
                 res['import'] = analyse_import(pyperf, path)
@@ -788,6 +826,19 @@ def render(results, missing, settings, wall):
     misses = missed_targets(results)
     if misses:
         parts += ['', 'Targets not met in this run:', ''] + misses
+    flags = flags_table(results)
+    if flags:
+        parts += [
+            '',
+            'Flag values decided without creating a pseudo-member (``F``: a Flag of',
+            '20 members, ``c`` five of them, ``o`` a bit outside them; ``S``: a',
+            'STRICT Flag with members 1, 2, 4|2 and 8, ``u`` = 5, which its',
+            'multi-bit member does not cover), patched 3.13.5 against stock 3.13.5',
+            'with the backport, in alternating processes; ratio: median over the',
+            'rounds of the ratio of the two processes\' medians:',
+            '',
+            flags,
+        ]
     parts += [
         '',
         'Membership, median ns per ``in`` (hit: the middle member\'s value;',
