@@ -148,9 +148,9 @@ def without_enum_subsection(text):
     return text[:start] + text[text.index("fractions\n---"):]
 
 
-def with_entry(text):
+def with_entry(text, entry=ENTRY):
     anchor = "* An earlier enum change.\n"
-    return text.replace(anchor, anchor + "\n" + ENTRY)
+    return text.replace(anchor, anchor + "\n" + entry)
 
 
 def write(root, path, text):
@@ -280,6 +280,16 @@ class ExactApplyTests(Fixture):
         renamed = "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-98765.AbCdEf.rst"
         self.assertEqual(self.read(renamed), "Add a thing.\n")
         self.assertFalse((self.tree / NEWS_PATH).exists())
+
+    def test_issue_renumbers_the_whatsnew_entry(self):
+        # The entry names the NEWS entry's placeholder issue; --issue moves both.
+        numbered_entry = ENTRY.replace("a second line.", "a line (:gh:`4242`).")
+        write(self.repo, "Doc/whatsnew/3.13.rst.diff",
+              make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW, numbered_entry)))
+        self.apply(issue=98765)
+        text = self.read("Doc/whatsnew/3.13.rst")
+        self.assertIn("a line (:gh:`98765`).", text)
+        self.assertNotIn("4242", text)
 
     def test_whatsnew_goes_to_the_newest_file(self):
         newest = without_enum_subsection(WHATSNEW)

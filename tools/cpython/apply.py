@@ -10,7 +10,8 @@
 A tree gets all of the change or none of it: every result is computed in
 a scratch directory first, and the tree is written only when all succeed.
 The whatsnew entry goes where whatsnew.insert puts it, in the tree's newest
-whatsnew file; the NEWS entry is renamed for --issue.
+whatsnew file; for --issue the NEWS entry is renamed and the whatsnew entry's
+:gh: references to the entry's placeholder number follow.
 """
 
 import shutil
@@ -216,6 +217,11 @@ def apply_change(tree, files, source, issue=None, exact_only=False, out=None):
             report.append("patched %s (3-way merge, base %s)" % (item.path, source.version))
     if problems:
         raise ToolError("nothing was changed in %s:\n  %s" % (tree, "\n  ".join(problems)))
+    placeholder = change.issue_of(files)
+    if issue is not None and newest in writes and placeholder not in (None, issue):
+        # The whatsnew entry names the same gh issue as the NEWS entry.
+        writes[newest] = writes[newest].replace(
+            (":gh:`%d`" % placeholder).encode(), (":gh:`%d`" % issue).encode())
     for path, data in writes.items():
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         with open(str(tree / path), "wb") as handle:  # keeps an existing file's mode
