@@ -168,22 +168,10 @@ def main(argv=None):
     tox += ['-e', ','.join(host_envs)] if host_envs else ['-m', 'host']
     say('PYENV_VERSION=' + env['PYENV_VERSION'])
     say('tox on this machine (backport on its interpreters, typing): ' + ' '.join(tox))
-    started = time.monotonic()
-    child = subprocess.Popen(tox, cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
-    interpreters, keep = [], False
-    for line in child.stdout:
-        sys.stdout.write(line)
-        sys.stdout.flush()
-        # The `interpreters` environment's table, repeated in the summary.
-        if line.startswith('Interpreters of this tox run:'):
-            interpreters, keep = [], True
-        if keep:
-            interpreters.append(line.rstrip())
-            if ' environments: ' in line:
-                keep = False
-    results.append(('tox on this machine (interpreters, typing)', child.wait(),
-                    time.monotonic() - started))
+    # The `interpreters` environment's table, repeated in the summary.
+    interpreters = run_echoed('tox on this machine (interpreters, typing)', tox, results,
+                              env=env, first='Interpreters of this tox run:',
+                              last=' environments: ')
 
     if args.skip_dependents or args.envs:
         dependents = ["dependents' suites: NOT RUN (%s given)"
@@ -197,20 +185,32 @@ def run_dependents(results):
     """Step 3: tools/dependents; returns its closing lines for the summary."""
     command = [sys.executable, str(ROOT / 'tools' / 'dependents')]
     say("dependents' suites without and with the backport: " + ' '.join(command))
+    closing = run_echoed("dependents' suites (tools/dependents)", command, results,
+                         first='dependents: Summary')
+    return closing[1:] or ['tools/dependents printed no summary: see its output above']
+
+
+def run_echoed(name, command, results, env=None, first=None, last=None):
+    """Run COMMAND as step NAME, echoing its output as it comes.
+
+    Returns the last block of its lines that starts with FIRST and ends
+    with the first line after it holding LAST (or at the end of the output).
+    """
     started = time.monotonic()
-    child = subprocess.Popen(command, cwd=str(ROOT), stdout=subprocess.PIPE,
+    child = subprocess.Popen(command, cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
-    closing, keep = [], False
+    block, keep = [], False
     for line in child.stdout:
         sys.stdout.write(line)
         sys.stdout.flush()
-        if line.startswith('dependents: Summary'):
-            closing, keep = [], True
-        elif keep:
-            closing.append(line.rstrip())
-    results.append(("dependents' suites (tools/dependents)", child.wait(),
-                    time.monotonic() - started))
-    return closing or ['tools/dependents printed no summary: see its output above']
+        if line.startswith(first):
+            block, keep = [], True
+        if keep:
+            block.append(line.rstrip())
+            if last is not None and last in line:
+                keep = False
+    results.append((name, child.wait(), time.monotonic() - started))
+    return block
 
 
 def report(results, junit, interpreters=(), dependents=()):
