@@ -28,6 +28,7 @@ CPython's usual build dependencies; the Debian bases need root.
 
 import argparse
 import hashlib
+import signal
 import sys
 import tempfile
 import threading
@@ -311,6 +312,11 @@ def make_parser():
 
 def main(argv=None):
     args = make_parser().parse_args(argv)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # Started in the background (`cmd &`, nohup): the children would
+        # inherit SIGINT ignored, and test_signal's KeyboardInterrupt tests
+        # fail for that alone; give them what a foreground start has.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return args.func(Run(args)) or 0
     except ToolError as error:

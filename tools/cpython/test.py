@@ -61,7 +61,11 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None):
     say("%s runs %s: EnumType.from_value present, sha256 %s... as made"
         % (interp.label, lines[1], want[:16]), out)
 
-    command = ["-s", "-m", "test", "-j%d" % jobs]
+    # --rerun, as CPython's own CI runs them: a test that fails is run again
+    # alone, verbosely, so that a timing test that lost to the load of the
+    # bases running side by side shows as such (regrtest then reports
+    # "FAILURE then SUCCESS" and names it); one that fails again fails the run.
+    command = ["-s", "-m", "test", "-j%d" % jobs, "--rerun"]
     for pattern in IGNORE:
         command += ["--ignore", pattern]
     say("stdlib suites on %s (test_socket's VSOCK tests left out: this VM has "
