@@ -43,6 +43,8 @@ PACKAGES = (
     # tests/ run whole in the root too; the CPython-change tool's tests use
     # git and unpack a .tar.xz.
     'git', 'xz-utils',
+    # click's echo_via_pager tests page through less, as a user's machine has.
+    'less',
 )
 # The interpreters inside, by the name tox and the tools use for them.
 INTERPRETERS = {
@@ -126,7 +128,8 @@ def ensure(cache=None, refresh=False):
         staging = root.with_name(root.name + '.new')
         shutil.rmtree(str(staging), ignore_errors=True)
         mirror = host_mirror()
-        say('making %s with debootstrap from %s (about 90 s)' % (root, mirror))
+        say('making %s with debootstrap from %s (a minute and a half alone, '
+            'longer beside a build)' % (root, mirror))
         started = time.monotonic()
         log = root.parent / (root.name + '.debootstrap.log')
         with open(str(log), 'w') as out:
