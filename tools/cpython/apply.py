@@ -14,6 +14,7 @@ whatsnew file; for --issue the NEWS entry is renamed and the whatsnew entry's
 :gh: references to the entry's placeholder number follow.
 """
 
+import difflib
 import shutil
 import tempfile
 from pathlib import Path
@@ -73,22 +74,35 @@ def merge(ours, base, theirs, labels):
         proc = git(*(args + paths), check=False, binary=True)
     if proc.returncode < 0 or proc.returncode > 127:
         raise ToolError("git merge-file failed:\n" + proc.stderr.decode(errors="replace"))
-    conflicts, line, block, start = [], 0, None, 0
+    # The merged text with each conflict's OURS side in its place differs
+    # from OURS only where THEIRS changed it cleanly; matching the two maps
+    # a conflict's place in the merged text back to a line of OURS.
+    view, found, block = [], [], None
     for text in proc.stdout.decode("utf-8", "replace").splitlines():
         if text.startswith("<<<<<<< "):
-            block, start, in_ours = [text], line + 1, True
+            block, start, in_ours = [text], len(view), True
         elif block is not None:
             block.append(text)
             if text.startswith(("||||||| ", "=======")):
                 in_ours = False
             elif text.startswith(">>>>>>> "):
-                conflicts.append("lines %d-%d of %s:\n%s"
-                                 % (start, max(start, line), labels[0], "\n".join(block)))
+                found.append((start, len(view) - start, "\n".join(block)))
                 block = None
             elif in_ours:
-                line += 1
+                view.append(text)
         else:
-            line += 1
+            view.append(text)
+    ours_lines = ours.decode("utf-8", "replace").splitlines()
+    opcodes = (difflib.SequenceMatcher(None, ours_lines, view, autojunk=False).get_opcodes()
+               if found else [])
+    conflicts = []
+    for start, length, text in found:
+        first = next((i1 + (start - j1 if tag == "equal" else 0)
+                      for tag, i1, i2, j1, j2 in opcodes if j1 <= start < j2),
+                     len(ours_lines))
+        where = ("lines %d-%d" % (first + 1, first + length) if length
+                 else "after line %d" % first)
+        conflicts.append("%s of %s:\n%s" % (where, labels[0], text))
     return proc.stdout, conflicts
 
 
