@@ -333,6 +333,19 @@ class MissingHookTest(unittest.TestCase):
         self.assertIs(2 in Raising, False)   # `in` does not ask a non-Flag's _missing_
         self.assertEqual(len(RAISED), 3)
 
+    def test_unhashable_miss_does_not_chain_the_hash_error(self):
+        # That [] cannot be hashed is how the lookup finds out to compare it
+        # by equality; the exception a miss raises does not carry it along.
+        with self.assertRaises(ValueError) as cm:
+            Color.from_value([])
+        self.assertIsNone(cm.exception.__context__)
+        for enum_cls, exc_type in ((Raising, KeyError), (Picky, ValueError)):
+            with self.subTest(enum_cls=enum_cls):
+                with self.assertRaises(exc_type) as cm:
+                    enum_cls.from_value([])
+                self.assertIs(cm.exception, RAISED[-1])
+                self.assertNotIsInstance(cm.exception.__context__, TypeError)
+
     def test_flag_missing_raising_keyerror_propagates(self):
         with self.assertRaises(KeyError) as cm:
             FlagRaising.from_value(2, None)

@@ -124,10 +124,13 @@ def from_value(cls, value, /, default=NOT_GIVEN):
     try:
         member = cls._value2member_map_.get(value)
     except TypeError:
-        member = _search(cls, value, False, default is NOT_GIVEN)
+        # Unhashable: searched by equality after this handler, so that what
+        # the search raises does not carry this TypeError as its context.
+        unhashable = True
     else:
         if member is not None:
             return member
+        unhashable = False
         # The common miss (a hashable value, no unhashable member values,
         # Enum's own _missing_) is settled here, without _search's calls.
         try:
@@ -140,6 +143,8 @@ def from_value(cls, value, /, default=NOT_GIVEN):
             or _may_have_unhashable_values(cls)
         ):
             member = _search(cls, value, True, default is NOT_GIVEN)
+    if unhashable:
+        member = _search(cls, value, False, default is NOT_GIVEN)
     if member is not None:
         return member
     if default is NOT_GIVEN:
