@@ -380,23 +380,20 @@ class CarryTests(Fixture):
         self.assertEqual(len(conflicts), 1)
         self.assertTrue(conflicts[0].startswith("lines 3-3 of ours:"), conflicts[0])
 
-    def test_conflict_lines_count_ours_not_what_theirs_added_before(self):
-        # theirs adds two lines above the conflict, and ours one below it:
-        # the lines named are still those of ours
-        base = b"a\nb\nc\nd\ne\nf\n"
-        ours = b"a\nb\nc\nD ours\ne\nf\nours added\n"
-        theirs = b"a\nadded 1\nadded 2\nb\nc\nD theirs\ne\nf\n"
-        merged, conflicts = apply.merge(ours, base, theirs, ["ours", "base", "theirs"])
-        self.assertEqual(len(conflicts), 1)
-        self.assertTrue(conflicts[0].startswith("lines 4-4 of ours:"), conflicts[0])
-
-    def test_conflict_where_ours_deleted_names_the_place(self):
-        base = b"a\nb\nc\nd\n"
-        ours = b"a\nb\nd\n"
-        theirs = b"x\na\nb\nC\nd\n"
-        merged, conflicts = apply.merge(ours, base, theirs, ["ours", "base", "theirs"])
-        self.assertEqual(len(conflicts), 1)
-        self.assertTrue(conflicts[0].startswith("after line 2 of ours:"), conflicts[0])
+    def test_conflict_lines_are_those_of_ours(self):
+        cases = [
+            # theirs adds two lines above the conflict, ours one below it
+            (b"a\nb\nc\nD ours\ne\nf\nours added\n", b"a\nb\nc\nd\ne\nf\n",
+             b"a\nadded 1\nadded 2\nb\nc\nD theirs\ne\nf\n", "lines 4-4 of ours:"),
+            # ours deleted the lines theirs changed: named by the line before
+            (b"a\nb\nd\n", b"a\nb\nc\nd\n", b"x\na\nb\nC\nd\n",
+             "after line 2 of ours:"),
+        ]
+        for ours, base, theirs, where in cases:
+            with self.subTest(where=where):
+                merged, conflicts = apply.merge(ours, base, theirs, ["ours", "base", "theirs"])
+                self.assertEqual(len(conflicts), 1)
+                self.assertTrue(conflicts[0].startswith(where), conflicts[0])
 
 
 class WhatsnewTests(unittest.TestCase):
