@@ -35,6 +35,8 @@ import sys
 import time
 from pathlib import Path
 
+import host_apt  # beside this file: every apt-get of the tools, one at a time
+
 SUITE = 'sid'
 PACKAGES = (
     'python3.14', 'python3.15', 'python3.14-venv', 'python3.15-venv',
@@ -160,11 +162,12 @@ def ensure(cache=None, refresh=False):
 
 def _apt_install(package):
     say('installing %s with apt-get' % package)
-    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
-    for cmd in (['apt-get', 'update', '-qq'],
-                ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', package]):
-        if subprocess.call(cmd, env=env, stdout=subprocess.DEVNULL) != 0:
-            raise RootError('could not install %s: %s failed' % (package, ' '.join(cmd)))
+    try:
+        # One apt-get at a time: the fetch stage may be running its own.
+        host_apt.apt_get(['update', '-qq'])
+        host_apt.apt_get(['install', '-y', '-qq', '--no-install-recommends', package])
+    except host_apt.AptError as error:
+        raise RootError('could not install %s: %s' % (package, error))
 
 
 def command(root, argv, binds=(), cwd=None, env=None):

@@ -12,9 +12,10 @@ import shutil
 from pathlib import Path
 
 import debian_root
+import host_apt
 
 from .base import SourceBase, debian_bases
-from .util import ToolError, require_program, run_logged, say, sha256_file
+from .util import ToolError, require_program, say, sha256_file
 
 APT_DIR = Path("/etc/apt")
 APT_SOURCES_NAME = "enum-from-value-trixie-src.sources"  # in APT_DIR/sources.list.d
@@ -44,9 +45,14 @@ def tarball(cache, local=None, apt_source=False):
             raise ToolError("--apt-source changes apt's configuration: run as root")
         require_program("apt-get", "for --apt-source")
         ensure_deb_src()
-        run_logged(["apt-get", "update"], dest.parent / "apt-update.log")
-        run_logged(["apt-get", "source", "--download-only", DEB_SOURCE_PACKAGE],
-                   dest.parent / "apt-source.log", cwd=str(dest.parent))
+        try:
+            # One apt-get at a time: the Debian root may be installing
+            # debootstrap in the background.
+            host_apt.apt_get(["update"], dest.parent / "apt-update.log")
+            host_apt.apt_get(["source", "--download-only", DEB_SOURCE_PACKAGE],
+                             dest.parent / "apt-source.log", cwd=str(dest.parent))
+        except host_apt.AptError as error:
+            raise ToolError(str(error))
         if not dest.is_file() or sha256_file(dest) != source.TARBALL_SHA256:
             if dest.is_file():
                 dest.unlink()
