@@ -56,6 +56,11 @@ INTERPRETERS = {
     'pypy3.11': '/usr/bin/pypy3',
 }
 MAX_AGE_DAYS = 7
+# Nothing runs apt inside the root: debootstrap installs PACKAGES and that is
+# all.  This matters because unstable's Release file on the mirror can carry
+# an expired Valid-Until (seen on 2026-12-03: dated 2026-10-30, valid until
+# 2026-11-06), which apt-get inside would refuse while debootstrap, which does
+# not read that field, accepts it.
 DEFAULT_MIRROR = 'http://deb.debian.org/debian'
 HOST_SOURCES = ('/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list')
 # What a program in the root sees of its environment: the host's own
