@@ -1,0 +1,142 @@
+"""from_value(), from_name() and contains() for enum, patching nothing.
+
+For libraries: ``import enum_backport`` patches ``enum.EnumType`` for the
+whole process, which changes ``x in SomeEnum`` for every application that
+uses the library.  These functions do the same lookups without installing
+anything::
+
+    from enum_backport_nopatch import contains, from_name, from_value
+
+    from_value(Color, 1)              # Color.RED
+    from_value(Color, 9, default=None)  # None
+    from_name(Color, 'RED')           # Color.RED
+    contains(Color, 1)                # True, what `1 in Color` is once patched
+
+They give the answers of the patched methods (``Color.from_value(...)``,
+``1 in Color``) on every interpreter, and on one whose enum carries the
+change they call its own methods.  They are the methods of the metaclass
+applied to the class: a member or method a class defines under the same
+name, or a metaclass's own ``__contains__``, does not get in their way.
+
+The lookups are the ones ``enum_backport`` installs (its ``_lookup``
+module).  Importing that module through the ``enum_backport`` package would
+run the package, which patches; so this module loads the same file, shipped
+beside it in the distribution, as a private module of its own.
+"""
+
+import enum
+import importlib.util
+import os
+import sys
+import weakref
+from typing import Type, TypeVar, Union, overload
+
+__all__ = ['from_value', 'from_name', 'contains']
+
+_EnumType = enum.EnumMeta  # spelled EnumType from 3.11 on; the same object
+
+
+def _load_lookups():
+    name = __name__ + '._lookup'
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        'enum_backport', '_lookup.py')
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would, so that pickle finds NOT_GIVEN
+    spec.loader.exec_module(module)
+    return module
+
+
+def _native(name):
+    """Return EnumType's own method `name` if the interpreter defines one."""
+    method = vars(_EnumType).get(name)
+    if method is None or getattr(method, '__enum_backport__', False):
+        return None   # absent, or installed by enum_backport
+    return method
+
+
+_native_from_value = _native('from_value')
+if _native_from_value is not None:
+    # The interpreter carries the change: its own methods answer.
+    _from_value = _native_from_value
+    _from_name = _native('from_name')
+    _contains = _EnumType.__contains__
+    _NOT_GIVEN = object()
+    _note = None
+else:
+    _lookup = _load_lookups()
+    _from_value = _lookup.from_value
+    _from_name = _lookup.from_name
+    _contains = _lookup.contains
+    _NOT_GIVEN = _lookup.NOT_GIVEN
+    _note = None
+    if _lookup.NEEDS_CLASS_NOTES:
+        # 3.8-3.10 keep no record of member values that cannot be hashed, and
+        # the patch's way of keeping one (wrapping EnumType.__new__) is not
+        # open to a module that patches nothing: note each class the first
+        # time it is looked up instead.  Its members are made by then.
+        _noted = weakref.WeakSet()
+
+        def _note(enum_class):
+            if enum_class not in _noted:
+                _lookup.note_class(enum_class)
+                _noted.add(enum_class)
+
+
+def _check(function, enum_class):
+    if not isinstance(enum_class, _EnumType):
+        raise TypeError('%s() argument 1 must be an enum class, not %r'
+                        % (function, enum_class))
+    if _note is not None:
+        _note(enum_class)
+
+
+_E = TypeVar('_E', bound=enum.Enum)
+_T = TypeVar('_T')
+
+
+@overload
+def from_value(enum_class: Type[_E], value: object, /) -> _E: ...
+@overload
+def from_value(enum_class: Type[_E], value: object, /, default: _T) -> Union[_E, _T]: ...
+def from_value(enum_class, value, /, default=_NOT_GIVEN):  # noqa: E302
+    """Return the member of `enum_class` whose value is `value`, else `default`.
+
+    The answer of ``enum_class.from_value(value[, default])`` once
+    ``enum_backport`` has patched enum, typed for mypy and pyright: it
+    returns ``Color`` for ``Color``, and ``Color | T`` when a default of
+    type ``T`` is given.  Raise ValueError if no member matches and no
+    default is given.
+    """
+    _check('from_value', enum_class)
+    if default is _NOT_GIVEN:
+        return _from_value(enum_class, value)
+    return _from_value(enum_class, value, default)
+
+
+@overload
+def from_name(enum_class: Type[_E], name: str, /) -> _E: ...
+@overload
+def from_name(enum_class: Type[_E], name: str, /, default: _T) -> Union[_E, _T]: ...
+def from_name(enum_class, name, /, default=_NOT_GIVEN):  # noqa: E302
+    """Return the member of `enum_class` called `name`, else `default`.
+
+    The answer of ``enum_class.from_name(name[, default])``, typed like
+    `from_value`.  Raise ValueError if there is no such member and no
+    default is given.
+    """
+    _check('from_name', enum_class)
+    if default is _NOT_GIVEN:
+        return _from_name(enum_class, name)
+    return _from_name(enum_class, name, default)
+
+
+def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:
+    """Return True if `value` is a member of `enum_class` or the value of one.
+
+    The answer of ``value in enum_class`` once ``enum_backport`` has
+    patched enum: a Flag value that a valid combination of members has
+    counts too, and names do not.
+    """
+    _check('contains', enum_class)
+    return _contains(enum_class, value)
