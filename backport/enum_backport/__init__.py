@@ -18,6 +18,7 @@ package to have them without patching anything.
 """
 
 from enum_backport_nopatch import contains, from_name, from_value
+from enum_backport_nopatch import _lookup  # noqa: F401  (enum_backport._lookup, as before)
 
 from . import _patch
 

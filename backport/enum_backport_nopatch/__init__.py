@@ -18,33 +18,19 @@ change they call its own methods.  They are the methods of the metaclass
 applied to the class: a member or method a class defines under the same
 name, or a metaclass's own ``__contains__``, does not get in their way.
 
-The lookups are the ones ``enum_backport`` installs (its ``_lookup``
-module).  Importing that module through the ``enum_backport`` package would
-run the package, which patches; so this module loads the same file, shipped
-beside it in the distribution, as a private module of its own.
+The lookups live here, in `_lookup`, a module that patches nothing;
+``enum_backport`` installs the same functions on the metaclass.
 """
 
 import enum
-import importlib.util
-import os
-import sys
 import weakref
 from typing import Type, TypeVar, Union, overload
+
+from . import _lookup
 
 __all__ = ['from_value', 'from_name', 'contains']
 
 _EnumType = enum.EnumMeta  # spelled EnumType from 3.11 on; the same object
-
-
-def _load_lookups():
-    name = __name__ + '._lookup'
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        'enum_backport', '_lookup.py')
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # as an import would, so that pickle finds NOT_GIVEN
-    spec.loader.exec_module(module)
-    return module
 
 
 def _native(name):
@@ -61,20 +47,18 @@ if _native_from_value is not None:
     _from_value = _native_from_value
     _from_name = _native('from_name')
     _contains = _EnumType.__contains__
-    _NOT_GIVEN = object()
     _note = None
 else:
-    _lookup = _load_lookups()
     _from_value = _lookup.from_value
     _from_name = _lookup.from_name
     _contains = _lookup.contains
-    _NOT_GIVEN = _lookup.NOT_GIVEN
     _note = None
     if _lookup.NEEDS_CLASS_NOTES:
         # 3.8-3.10 keep no record of member values that cannot be hashed, and
         # the patch's way of keeping one (wrapping EnumType.__new__) is not
         # open to a module that patches nothing: note each class the first
-        # time it is looked up instead.  Its members are made by then.
+        # time it is looked up instead (its members are made by then), in
+        # the record the patch keeps, where a process has both.
         _noted = weakref.WeakSet()
 
         def _note(enum_class):
@@ -91,6 +75,7 @@ def _check(function, enum_class):
         _note(enum_class)
 
 
+_NOT_GIVEN = _lookup.NOT_GIVEN
 _E = TypeVar('_E', bound=enum.Enum)
 _T = TypeVar('_T')
 
