@@ -25,7 +25,7 @@ try:
     import enum_backport_nopatch
 except ImportError:
     # The repository's tree, where nothing is installed (the patched build).
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'backport'))
+    sys.path.append(os.path.join(os.path.dirname(HERE), 'backport'))
     import enum_backport_nopatch
 from enum_backport_nopatch import contains, from_name, from_value
 
