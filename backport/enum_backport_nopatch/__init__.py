@@ -24,7 +24,7 @@ The lookups live here, in `_lookup`, a module that patches nothing;
 
 import enum
 import weakref
-from typing import Type, TypeVar, Union, overload
+from typing import Any, Callable, Optional, Type, TypeVar, Union, overload
 
 from . import _lookup
 
@@ -33,7 +33,7 @@ __all__ = ['from_value', 'from_name', 'contains']
 _EnumType = enum.EnumMeta  # spelled EnumType from 3.11 on; the same object
 
 
-def _native(name):
+def _native(name: str) -> Any:
     """Return EnumType's own method `name` if the interpreter defines one."""
     method = vars(_EnumType).get(name)
     if method is None or getattr(method, '__enum_backport__', False):
@@ -41,33 +41,30 @@ def _native(name):
     return method
 
 
-_native_from_value = _native('from_value')
-if _native_from_value is not None:
+_from_value: Callable[..., Any] = _lookup.from_value
+_from_name: Callable[..., Any] = _lookup.from_name
+_contains: Callable[[Any, object], bool] = _lookup.contains
+_note: Optional[Callable[[Any], None]] = None
+if _native('from_value') is not None:
     # The interpreter carries the change: its own methods answer.
-    _from_value = _native_from_value
+    _from_value = _native('from_value')
     _from_name = _native('from_name')
-    _contains = _EnumType.__contains__
-    _note = None
-else:
-    _from_value = _lookup.from_value
-    _from_name = _lookup.from_name
-    _contains = _lookup.contains
-    _note = None
-    if _lookup.NEEDS_CLASS_NOTES:
-        # 3.8-3.10 keep no record of member values that cannot be hashed, and
-        # the patch's way of keeping one (wrapping EnumType.__new__) is not
-        # open to a module that patches nothing: note each class the first
-        # time it is looked up instead (its members are made by then), in
-        # the record the patch keeps, where a process has both.
-        _noted = weakref.WeakSet()
+    _contains = getattr(_EnumType, '__contains__')
+elif _lookup.NEEDS_CLASS_NOTES:
+    # 3.8-3.10 keep no record of member values that cannot be hashed, and the
+    # patch's way of keeping one (wrapping EnumType.__new__) is not open to a
+    # module that patches nothing: note each class the first time it is
+    # looked up instead (its members are made by then), in the record the
+    # patch keeps, where a process has both.
+    _noted: 'weakref.WeakSet[Any]' = weakref.WeakSet()
 
-        def _note(enum_class):
-            if enum_class not in _noted:
-                _lookup.note_class(enum_class)
-                _noted.add(enum_class)
+    def _note(enum_class: Any) -> None:
+        if enum_class not in _noted:
+            _lookup.note_class(enum_class)
+            _noted.add(enum_class)
 
 
-def _check(function, enum_class):
+def _check(function: str, enum_class: object) -> None:
     if not isinstance(enum_class, _EnumType):
         raise TypeError('%s() argument 1 must be an enum class, not %r'
                         % (function, enum_class))
@@ -75,7 +72,7 @@ def _check(function, enum_class):
         _note(enum_class)
 
 
-_NOT_GIVEN = _lookup.NOT_GIVEN
+_NOT_GIVEN: Any = _lookup.NOT_GIVEN
 _E = TypeVar('_E', bound=enum.Enum)
 _T = TypeVar('_T')
 
@@ -84,7 +81,7 @@ _T = TypeVar('_T')
 def from_value(enum_class: Type[_E], value: object, /) -> _E: ...
 @overload
 def from_value(enum_class: Type[_E], value: object, /, default: _T) -> Union[_E, _T]: ...
-def from_value(enum_class, value, /, default=_NOT_GIVEN):  # noqa: E302
+def from_value(enum_class: Any, value: object, /, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
     """Return the member of `enum_class` whose value is `value`, else `default`.
 
     The answer of ``enum_class.from_value(value[, default])`` once
@@ -103,7 +100,7 @@ def from_value(enum_class, value, /, default=_NOT_GIVEN):  # noqa: E302
 def from_name(enum_class: Type[_E], name: str, /) -> _E: ...
 @overload
 def from_name(enum_class: Type[_E], name: str, /, default: _T) -> Union[_E, _T]: ...
-def from_name(enum_class, name, /, default=_NOT_GIVEN):  # noqa: E302
+def from_name(enum_class: Any, name: Any, /, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
     """Return the member of `enum_class` called `name`, else `default`.
 
     The answer of ``enum_class.from_name(name[, default])``, typed like
