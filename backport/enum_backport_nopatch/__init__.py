@@ -7,10 +7,10 @@ anything::
 
     from enum_backport_nopatch import contains, from_name, from_value
 
-    from_value(Color, 1)              # Color.RED
+    from_value(Color, 1)                # Color.RED
     from_value(Color, 9, default=None)  # None
-    from_name(Color, 'RED')           # Color.RED
-    contains(Color, 1)                # True, what `1 in Color` is once patched
+    from_name(Color, 'RED')             # Color.RED
+    contains(Color, 1)                  # True: what `1 in Color` is once patched
 
 They give the answers of the patched methods (``Color.from_value(...)``,
 ``1 in Color``) on every interpreter, and on one whose enum carries the
