@@ -221,6 +221,7 @@ class TypedHelpersTest(unittest.TestCase):
     def test_exported(self):
         self.assertIn('from_value', enum_backport.__all__)
         self.assertIn('from_name', enum_backport.__all__)
+        self.assertIn('contains', enum_backport.__all__)
         package = os.path.dirname(os.path.abspath(enum_backport.__file__))
         self.assertTrue(os.path.isfile(os.path.join(package, 'py.typed')))
 
@@ -234,6 +235,20 @@ class TypedHelpersTest(unittest.TestCase):
         with self.assertRaises(ValueError) as cm:
             enum_backport.from_value(Color, 9)
         self.assertEqual(str(cm.exception), '9 is not a valid Color')
+
+    def test_default_by_keyword(self):
+        # As the methods take it: Color.from_value(3, default=None).
+        sentinel = Sentinel('default')
+        self.assertIs(enum_backport.from_value(Color, 9, default=sentinel), sentinel)
+        self.assertIs(enum_backport.from_value(Color, 1, default=sentinel), Color.RED)
+        self.assertIs(enum_backport.from_name(Color, 'PURPLE', default=sentinel), sentinel)
+        self.assertIs(enum_backport.from_name(Color, 'RED', default=sentinel), Color.RED)
+
+    def test_contains(self):
+        self.assertIs(enum_backport.contains(Color, 1), True)
+        self.assertIs(enum_backport.contains(Color, 'RED'), False)
+        self.assertIs(enum_backport.contains(Perm, 3), True)
+        self.assertIs(enum_backport.contains(Shadowed, 2), True)
 
     def test_from_name(self):
         sentinel = Sentinel('default')

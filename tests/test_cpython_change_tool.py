@@ -18,6 +18,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import _layout
+
+_layout.require('tools/cpython_change.py')
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 

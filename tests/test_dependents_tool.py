@@ -20,6 +20,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import _layout
+
+_layout.require('tools/dependents')
+
 TOOL = Path(__file__).resolve().parent.parent / 'tools' / 'dependents'
 
 

@@ -1,4 +1,4 @@
-"""python -m enum_backport [report | test [--without-backport | --listing-restored] [SUITE ...]]
+"""python -m enum_backport [--version | report | test [--without-backport | --listing-restored] [SUITE ...]]
 
 ``report`` (the default) says what importing enum_backport patched on this
 interpreter and why.  ``test`` runs this interpreter's own stdlib suites
@@ -125,6 +125,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog='python -m enum_backport',
         description='Report what enum_backport patched, or run stdlib suites under it.')
+    parser.add_argument('--version', action='version', version=enum_backport.__version__)
     commands = parser.add_subparsers(dest='command')
     commands.add_parser('report', help='say what was patched and why (the default)')
     test = commands.add_parser(

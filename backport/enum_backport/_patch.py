@@ -28,7 +28,7 @@ is left untouched.
 import enum
 import threading
 
-from . import _lookup
+from enum_backport_nopatch import _lookup
 
 EnumType = getattr(enum, 'EnumType', None) or enum.EnumMeta
 

@@ -21,6 +21,8 @@ def _write_record(directory):
     meta = type(enum.Enum)
     backport = sys.modules.get('enum_backport')
     package = os.path.dirname(getattr(backport, '__file__', None) or '') if backport else ''
+    # The functions it installs live in its sibling, enum_backport_nopatch.
+    packages = {package, os.path.join(os.path.dirname(package), 'enum_backport_nopatch')}
 
     def origin(name):
         code = getattr(meta.__dict__.get(name), '__code__', None)
@@ -28,7 +30,7 @@ def _write_record(directory):
 
     def ours(filename):
         return bool(package and filename
-                    and os.path.dirname(os.path.abspath(filename)) == package)
+                    and os.path.dirname(os.path.abspath(filename)) in packages)
 
     record = {
         'pid': os.getpid(), 'argv': sys.argv, 'executable': sys.executable,

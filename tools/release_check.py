@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Build the sdist and wheel and check them as an uploader and a user would.
+
+    python3 tools/release_check.py [--python python3.8 ...] OUTDIR
+
+1. build both into OUTDIR (``python -m build``, the pinned backend);
+2. ``twine check --strict`` on both: what PyPI's upload would reject;
+3. ``check-wheel-contents`` on the wheel, whose top-level packages must be
+   exactly enum_backport and enum_backport_nopatch;
+4. for each --python: unpack the sdist, make a fresh venv, ``pip install
+   '.[test]'`` there, and run pytest in the unpacked tree: every test
+   passes, and the only test modules skipped whole are those of what the
+   sdist leaves out (the CPython change and its tools);
+5. the wheel alone in a fresh venv (the first --python): the package
+   page's examples pass as a doctest.
+
+build, twine and check-wheel-contents are run from the interpreter running
+this script (tox's `release` environment installs them, pinned).  Exits 1
+on the first failure, naming it.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOPLEVEL = 'enum_backport,enum_backport_nopatch'
+# What stays in the repository, whose tests skip in the sdist (tests/_layout.py).
+REPOSITORY_ONLY = ['Misc/NEWS.d', 'tools/cpython_change.py', 'tools/dependents']
+
+
+class Failed(Exception):
+    pass
+
+
+def run(command, **kwds):
+    print('$ ' + ' '.join(command), flush=True)
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            universal_newlines=True, **kwds)
+    if result.returncode:
+        sys.stdout.write(result.stdout)
+        raise Failed('%s exited %d' % (command[0], result.returncode))
+    return result.stdout
+
+
+def venv(python, where):
+    path = shutil.which(python)
+    if path is None:
+        raise Failed('%s is not on PATH' % python)
+    run([path, '-m', 'venv', where])
+    return os.path.join(where, 'bin', 'python')
+
+
+def build(outdir):
+    run([sys.executable, '-m', 'build', '--outdir', outdir, ROOT])
+    sdists = glob.glob(os.path.join(outdir, '*.tar.gz'))
+    wheels = glob.glob(os.path.join(outdir, '*.whl'))
+    if len(sdists) != 1 or len(wheels) != 1:
+        raise Failed('expected one sdist and one wheel in %s, found %s'
+                     % (outdir, sorted(os.listdir(outdir))))
+    return sdists[0], wheels[0]
+
+
+def check(sdist, wheel):
+    print(run([sys.executable, '-m', 'twine', 'check', '--strict', sdist, wheel]), end='')
+    print(run([sys.executable, '-m', 'check_wheel_contents', '--toplevel', TOPLEVEL,
+               wheel]), end='')
+
+
+def test_sdist(sdist, python, scratch):
+    with tarfile.open(sdist) as archive:
+        top = archive.getnames()[0].split('/')[0]
+        if hasattr(tarfile, 'data_filter'):
+            archive.extractall(scratch, filter='data')
+        else:
+            archive.extractall(scratch)
+    tree = os.path.join(scratch, top)
+    interpreter = venv(python, os.path.join(scratch, 'venv'))
+    run([interpreter, '-m', 'pip', 'install', '--quiet', '.[test]'], cwd=tree)
+    out = run([interpreter, '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rs', 'tests'],
+              cwd=tree)
+    print(out.strip().splitlines()[-1])
+    # Whole modules skipped: none but those of what the sdist leaves out.
+    absent = sorted(set(re.findall(r'(\S+) is in the repository, not in the sdist', out)))
+    if absent != sorted(REPOSITORY_ONLY):
+        raise Failed('test modules skipped for want of %s; expected exactly %s'
+                     % (absent, sorted(REPOSITORY_ONLY)))
+
+
+def test_wheel(wheel, sdist, python, scratch):
+    interpreter = venv(python, os.path.join(scratch, 'venv'))
+    run([interpreter, '-m', 'pip', 'install', '--quiet', wheel])
+    with tarfile.open(sdist) as archive:
+        top = archive.getnames()[0].split('/')[0]
+        page = archive.extractfile(top + '/backport/README.rst').read()
+    path = os.path.join(scratch, 'README.rst')
+    with open(path, 'wb') as f:
+        f.write(page)
+    print(run([interpreter, '-m', 'doctest', '-v', path], cwd=scratch)
+          .strip().splitlines()[-2])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('outdir', help='where the sdist and wheel go (emptied first)')
+    parser.add_argument('--python', action='append', default=[],
+                        help='an interpreter to run the tests from the sdist with '
+                             '(repeatable; default: none)')
+    args = parser.parse_args(argv)
+    shutil.rmtree(args.outdir, ignore_errors=True)
+    try:
+        sdist, wheel = build(args.outdir)
+        check(sdist, wheel)
+        for python in args.python:
+            with tempfile.TemporaryDirectory() as scratch:
+                print('tests from the sdist, on %s:' % python, flush=True)
+                test_sdist(sdist, python, scratch)
+        if args.python:
+            with tempfile.TemporaryDirectory() as scratch:
+                print("the package page's examples, with the wheel on %s:" % args.python[0])
+                test_wheel(wheel, sdist, args.python[0], scratch)
+    except Failed as exc:
+        print('release check FAILED: %s' % exc)
+        return 1
+    print('release check passed: %s, %s' % (os.path.basename(sdist), os.path.basename(wheel)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
