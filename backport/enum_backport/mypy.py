@@ -40,11 +40,15 @@ Private pieces, each because the public API has no such thing:
   way to say that a parameter is positional-only (mypy spells that as a
   name of None);
 - replacing the node of ``EnumMeta.__contains__`` in the class's symbol
-  table, for targets before 3.12.
+  table, for targets before 3.12;
+- mypy's rule that an attribute of the metaclass wins over a plain class
+  attribute (an enum member) of the same name unless a class attribute
+  hook exists for it (`get_class_attribute_hook` is public; that it
+  changes the rule is not).
 
-tests/test_typing.py checks each of these against the mypy versions tox
-installs (see `TypedEnumPlugin` there), so that a mypy that changes them
-fails a test rather than giving silently wrong types.
+tests/test_typing.py (`PluginTests`) checks what each of these gives with
+the oldest and the newest mypy tox installs, so that a mypy that changes
+them fails a test rather than giving silently wrong types.
 """
 
 from mypy.nodes import ARG_POS, Argument, Var
@@ -157,10 +161,24 @@ def _enum_meta(ctx):
         _add_contains(ctx)
 
 
+def _class_attribute(ctx):
+    return ctx.default_attr_type
+
+
 class TypedEnumPlugin(Plugin):
     def get_base_class_hook(self, fullname):
         if fullname == 'builtins.type':
             return _enum_meta
+        return None
+
+    def get_class_attribute_hook(self, fullname):
+        # A member called from_value or from_name wins over the metaclass's
+        # method, as at run time.  mypy prefers an attribute of the
+        # metaclass to a plain class attribute (a Var) of the same name,
+        # unless a class attribute hook exists for that name: this one,
+        # which leaves the type as it is.
+        if fullname.endswith(('.from_value', '.from_name')):
+            return _class_attribute
         return None
 
 

@@ -22,7 +22,7 @@ a venv of PATCHED_PYTHON with the pinned mypy, kept in the cache.
 
 From cpython_change.py: ``typeshed.write_patch(output, issue, author)``
 and ``typeshed.check(python)``, both taking ``cache=`` as the other stages
-do.
+do, and raising ToolError on failure.
 """
 
 import importlib.util
@@ -176,9 +176,9 @@ def _reported(output):
 def check(python, cache=None, mypy=MYPY, out=None):
     """stubtest on enum against `python`, the stub as it is and as edited.
 
-    Return True when the copy as it is misses EnumMeta.from_value and
-    from_name, and the edited one (gated at `python`'s version) reports
-    nothing about them and nothing else new.
+    Pass when the copy as it is misses EnumMeta.from_value and from_name,
+    and the edited one (gated at `python`'s version) reports nothing about
+    them and nothing else new; else raise ToolError.
     """
     venv_python = stubtest_venv(python, cache, mypy)
     version = run([venv_python, "-c", "import sys; print(sys.version_info[:2])"]).stdout
@@ -196,25 +196,22 @@ def check(python, cache=None, mypy=MYPY, out=None):
             say("stubtest (mypy %s) on enum, typeshed's enum.pyi %s: %s" % (
                 mypy, label, ", ".join(sorted(results[label])) or "nothing reported"), out)
     before, after = results["as it is"], results["edited"]
-    good = True
+    problems = []
     if not methods <= before:
-        say("  expected stubtest to miss %s in the stub as it is: is %s patched?"
-            % (" and ".join(sorted(methods - before)), python), out)
-        good = False
+        problems.append("stubtest did not miss %s in the stub as it is: is %s patched?"
+                        % (" and ".join(sorted(methods - before)), python))
     # stubtest names each twice, under EnumMeta and under its alias EnumType.
     left = {name for name in after if name.rsplit(".", 1)[-1] in ("from_value", "from_name")}
     if left:
-        say("  the edited stub still differs from the interpreter in %s"
-            % ", ".join(sorted(left)), out)
-        good = False
+        problems.append("the edited stub still differs from the interpreter in %s"
+                        % ", ".join(sorted(left)))
     if after - before:
-        say("  the edit brought new reports: %s" % ", ".join(sorted(after - before)), out)
-        good = False
-    if good:
-        say("typeshed's enum.pyi, the methods gated at %s: stubtest against %s reports "
-            "nothing about from_value or from_name (%d reports as without the edit)"
-            % (gate, python, len(after)), out)
-    return good
+        problems.append("the edit brought new reports: %s" % ", ".join(sorted(after - before)))
+    if problems:
+        raise ToolError("typeshed check: " + "; ".join(problems))
+    say("typeshed's enum.pyi, the methods gated at %s: stubtest against %s reports "
+        "nothing about from_value or from_name (%d other reports, as without the edit)"
+        % (gate, python, len(after)), out)
 
 
 def main(argv=None):
@@ -238,10 +235,11 @@ def main(argv=None):
         if args.command == "patch":
             write_patch(args.output, args.issue, args.author, args.cache, args.mypy)
             return 0
-        return 0 if check(args.python, args.cache, args.mypy) else 1
+        check(args.python, args.cache, args.mypy)
+        return 0
     except ToolError as error:
         say("error: %s" % error, sys.stderr)
-        return 2
+        return 1
 
 
 if __name__ == "__main__":
