@@ -391,5 +391,93 @@ class PluginTests(Checkers):
                 self.assertReveals(self.mypy(path, plugin=True, cache=cache), path, EXPECTED)
 
 
+# A stub shaped as typeshed's enum.pyi is where the edit looks (written for
+# this test, not typeshed's text).
+SMALL_STUB = """\
+import sys
+from typing import Any, TypeVar, overload
+
+_EnumMemberT = TypeVar("_EnumMemberT")
+
+class EnumMeta(type):
+    def __len__(self) -> int: ...
+    if sys.version_info >= (3, 12):
+        def __contains__(self: type[Any], value: object) -> bool: ...
+    else:
+        def __contains__(self: type[Any], obj: Enum) -> bool: ...
+
+    _member_names_: list[str]  # undocumented
+
+class Enum(metaclass=EnumMeta): ...
+"""
+
+
+class TypeshedEdit(unittest.TestCase):
+    """The edit behind the pyright copy and typeshed's patch; no checker needed."""
+
+    def setUp(self):
+        from enum_backport import _typeshed
+        self.edit = _typeshed
+        self.scratch = tempfile.mkdtemp(prefix='enum-backport-typeshed-')
+        self.addCleanup(shutil.rmtree, self.scratch, ignore_errors=True)
+
+    def test_gated(self):
+        text = self.edit.add_methods(SMALL_STUB)
+        head, _, tail = text.partition('    _member_names_: list[str]  # undocumented\n')
+        self.assertIn('_EnumMemberT = TypeVar("_EnumMemberT")\n_T = TypeVar("_T")\n', head)
+        self.assertTrue(tail.startswith('\n    if sys.version_info >= (3, 16):\n'
+                                        '        @overload\n'
+                                        '        def from_value(cls: type[_EnumMemberT], '
+                                        'value: object, /) -> _EnumMemberT: ...\n'), tail)
+        self.assertEqual(tail.count('@overload'), 4)
+        self.assertTrue(tail.endswith('\n\nclass Enum(metaclass=EnumMeta): ...\n'), tail)
+        self.assertIn('obj: Enum', text)  # `in` is left as it is
+
+    def test_every_version(self):
+        text = self.edit.add_methods(SMALL_STUB, gate=None, contains_any=True)
+        self.assertNotIn('3, 16', text)
+        self.assertIn('\n    @overload\n    def from_name(cls: type[_EnumMemberT], name: str, /, '
+                      'default: _T) -> _EnumMemberT | _T: ...\n', text)
+        self.assertNotIn('obj: Enum', text)
+        self.assertEqual(text.count('def __contains__(self: type[Any], value: object)'), 2)
+
+    def test_refuses_what_it_does_not_know(self):
+        for text in (self.edit.add_methods(SMALL_STUB), SMALL_STUB.replace('EnumMeta', 'Meta'),
+                     SMALL_STUB.replace('_EnumMemberT', '_M'), ''):
+            with self.subTest(text=text[:40]):
+                with self.assertRaises(self.edit.StubError):
+                    self.edit.add_methods(text)
+
+    def command(self, *args):
+        return _run([sys.executable, '-m', 'enum_backport', 'typeshed'] + list(args),
+                    cwd=self.scratch)
+
+    def test_command(self):
+        source = os.path.join(self.scratch, 'source')
+        os.makedirs(os.path.join(source, 'stdlib'))
+        with open(os.path.join(source, 'stdlib', 'enum.pyi'), 'w') as f:
+            f.write(SMALL_STUB)
+        with open(os.path.join(source, 'stdlib', 'VERSIONS'), 'w') as f:
+            f.write('enum: 3.0-\n')
+        made = self.command('--source', source, 'copy')
+        self.assertEqual(made.returncode, 0, made.stderr)
+        with open(os.path.join(self.scratch, 'copy', 'stdlib', 'enum.pyi')) as f:
+            self.assertEqual(f.read(), self.edit.add_methods(SMALL_STUB, gate=None,
+                                                             contains_any=True))
+        self.assertTrue(os.path.isfile(os.path.join(self.scratch, 'copy', 'stdlib', 'VERSIONS')))
+        # Bad input: one line, exit 2, nothing written or changed.
+        for args, says in ((['--source', source, 'copy'], 'is not an empty directory'),
+                           (['--source', self.scratch, 'other'], 'is not a typeshed tree'),
+                           (['--source', os.path.join(self.scratch, 'copy'), 'other'],
+                            'already has from_value')):
+            with self.subTest(args=args):
+                result = self.command(*args)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(says, result.stderr)
+                self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                self.assertFalse(os.path.exists(os.path.join(self.scratch, 'other')))
+        self.assertEqual(sorted(os.listdir(self.scratch)), ['copy', 'source'])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -23,6 +23,11 @@ do: a member, method or classmethod of the same name that an enum defines
 wins.  Where typeshed already has the methods (3.16 and a patched
 typeshed) the plugin adds nothing.
 
+mypy asks its plugins for a hook by name and calls the first it gets: a
+plugin listed before this one that also hooks classes based on ``type``
+(or class attributes called from_value or from_name) keeps this one's from
+running, and the other way round.  None of mypy's own does.
+
 The methods become part of ``enum``'s entry in mypy's incremental cache;
 mypy keys that cache by the plugins configured, so a cache written without
 this plugin is never read with it, and the other way round.
