@@ -479,5 +479,60 @@ class TypeshedEdit(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.scratch)), ['copy', 'source'])
 
 
+def typeshed_tool():
+    tools = os.path.join(os.path.dirname(HERE), 'tools')
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    from cpython import typeshed
+    return typeshed
+
+
+class TypeshedPatchTool(unittest.TestCase):
+    """tools/cpython/typeshed.py's patch, on a cached copy holding SMALL_STUB."""
+
+    def setUp(self):
+        self.tool = typeshed_tool()
+        self.scratch = tempfile.mkdtemp(prefix='enum-backport-typeshed-patch-')
+        self.addCleanup(shutil.rmtree, self.scratch, ignore_errors=True)
+        stdlib = os.path.join(self.scratch, 'cache', 'typeshed', 'mypy-0.test', 'typeshed',
+                              'stdlib')
+        os.makedirs(stdlib)
+        with open(os.path.join(stdlib, 'enum.pyi'), 'w') as f:
+            f.write(SMALL_STUB)
+        self.output = os.path.join(self.scratch, 'out', 'typeshed.patch')
+
+    def write_patch(self, issue=150000, author='A Contributor <a@example.org>'):
+        return self.tool.write_patch(self.output, issue, author,
+                                     cache=os.path.join(self.scratch, 'cache'), mypy='0.test')
+
+    def test_patch(self):
+        self.write_patch()
+        with open(self.output) as f:
+            text = f.read()
+        self.assertIn('From: A Contributor <a@example.org>', text)
+        self.assertIn('Subject: [PATCH] enum: add EnumType.from_value() and '
+                      'EnumType.from_name()', text)
+        self.assertIn('See python/cpython#150000.', text)
+        self.assertIn('diff --git a/stdlib/enum.pyi b/stdlib/enum.pyi', text)
+        self.assertIn('+    if sys.version_info >= (3, 16):\n', text)
+        # It applies to typeshed's file as it is, and gives the edit.
+        tree = os.path.join(self.scratch, 'typeshed')
+        os.makedirs(os.path.join(tree, 'stdlib'))
+        with open(os.path.join(tree, 'stdlib', 'enum.pyi'), 'w') as f:
+            f.write(SMALL_STUB)
+        applied = _run(['git', 'apply', os.path.abspath(self.output)], cwd=tree)
+        self.assertEqual(applied.returncode, 0, applied.stderr)
+        with open(os.path.join(tree, 'stdlib', 'enum.pyi')) as f:
+            self.assertEqual(f.read(), self.tool.edit().add_methods(SMALL_STUB))
+
+    def test_refuses_placeholders(self):
+        for issue, author in ((None, 'A B <a@example.org>'), (0, 'A B <a@example.org>'),
+                              (150000, 'nobody'), (150000, None)):
+            with self.subTest(issue=issue, author=author):
+                with self.assertRaises(self.tool.ToolError):
+                    self.write_patch(issue, author)
+                self.assertFalse(os.path.exists(self.output))
+
+
 if __name__ == '__main__':
     unittest.main()
