@@ -14,9 +14,9 @@ and mypy then types, on every target version::
     x in Color                   # any object, a bool
 
 One job, done once: when mypy analyses typeshed's ``enum.EnumMeta`` it
-gives that class the two methods, with the overloads below (the ones of
-the typed functions `enum_backport.from_value`/`from_name`, and of the
-typeshed patch this project writes), and, where typeshed's
+gives that class the two methods, with the overloads of the typed
+functions `enum_backport.from_value`/`from_name` and of the typeshed patch
+this project writes (see `_add_lookup`), and, where typeshed's
 ``__contains__`` takes only members (targets before 3.12), one that takes
 any object.  Being added to the metaclass, they behave as the interpreter's
 do: a member, method or classmethod of the same name that an enum defines
@@ -44,6 +44,9 @@ Private pieces, each because the public API has no such thing:
 - `CallableType.copy_modified(arg_names=...)`, because `MethodSpec` has no
   way to say that a parameter is positional-only (mypy spells that as a
   name of None);
+- taking the added nodes out of the class body, where
+  add_*method_to_class puts them, and setting the overload's type, which
+  the analyser would have set from the body (see `_out_of_body`);
 - replacing the node of ``EnumMeta.__contains__`` in the class's symbol
   table, for targets before 3.12;
 - mypy's rule that an attribute of the metaclass wins over a plain class
@@ -68,6 +71,7 @@ except ImportError:  # mypy before 1.7
                       % __import__('mypy.version').version.__version__) from None
 
 ENUM_META = 'enum.EnumMeta'
+
 
 def _type_var(api, name, raw_id, method):
     fullname = 'enum_backport.mypy.' + name
@@ -94,6 +98,15 @@ def _positional_only(node, count):
 
 
 def _add_lookup(ctx, method, arg_name, arg_type):
+    """Give EnumMeta `method` as the typed functions and typeshed's patch type it::
+
+        @overload
+        def from_value(cls: type[_E], value: object, /) -> _E: ...
+        @overload
+        def from_value(cls: type[_E], value: object, /, default: _T) -> _E | _T: ...
+
+    (from_name likewise, with ``name: str``).
+    """
     api = ctx.api
     member = _type_var(api, '_E', -1, method)
     default = _type_var(api, '_T', -2, method)
