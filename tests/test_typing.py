@@ -280,6 +280,11 @@ class OneSetOfOverloadsPyright(Checkers):
                                       '--typeshedpath', typeshed)
                 self.assertReveals(result, path,
                                    EXPECTED + ['Literal[Color.GREEN]', 'bool'])
+        # The same, configured in pyrightconfig.json.
+        self.write('pyrightconfig.json', '{"typeshedPath": "typeshed", "pythonVersion": "3.10"}')
+        result = _run([_pyright(), '--pythonpath', sys.executable, '-p', self.scratch, path],
+                      cwd=self.scratch)
+        self.assertReveals(result, path, EXPECTED + ['Literal[Color.GREEN]', 'bool'])
 
     def test_an_overlay_of_enum_pyi_alone_loses_member_types(self):
         # Why the route is a whole copy: the same enum.pyi given through
@@ -389,6 +394,9 @@ class PluginTests(Checkers):
             with self.subTest(run=run):
                 self.write('sample.py', sample('methods') + '\nx = %d\n' % run)
                 self.assertReveals(self.mypy(path, plugin=True, cache=cache), path, EXPECTED)
+        # ... and one written with it is not read without it.
+        result = self.mypy(path, cache=cache)
+        self.assertIn('has no attribute "from_value"', result.stdout)
 
 
 # A stub shaped as typeshed's enum.pyi is where the edit looks (written for
