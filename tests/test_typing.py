@@ -495,6 +495,9 @@ def typeshed_tool():
     return typeshed
 
 
+@unittest.skipUnless(os.path.isfile(os.path.join(os.path.dirname(HERE), 'tools', 'cpython',
+                                                 'typeshed.py')),
+                     'tools/cpython is not shipped in the sdist')
 class TypeshedPatchTool(unittest.TestCase):
     """tools/cpython/typeshed.py's patch, on a cached copy holding SMALL_STUB."""
 
