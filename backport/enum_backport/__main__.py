@@ -122,6 +122,10 @@ def main(argv=None):
     if argv[:1] == ['_run-one']:
         # Internal: one suite, in the child interpreter that `test` starts.
         return _stdlib.child_main(argv[1:])
+    if argv[:1] == ['typeshed']:
+        # A typeshed copy for pyright, which has no plugins (see _typeshed).
+        from enum_backport import _typeshed
+        return _typeshed.main(argv[1:])
     parser = argparse.ArgumentParser(
         prog='python -m enum_backport',
         description='Report what enum_backport patched, or run stdlib suites under it.')
