@@ -1,4 +1,4 @@
-"""python -m enum_backport [--version | report | test [--without-backport | --listing-restored] [SUITE ...]]
+"""python -m enum_backport [--version | report | typeshed DIR | test [--without-backport | --listing-restored] [SUITE ...]]
 
 ``report`` (the default) says what importing enum_backport patched on this
 interpreter and why.  ``test`` runs this interpreter's own stdlib suites
@@ -132,6 +132,9 @@ def main(argv=None):
     parser.add_argument('--version', action='version', version=enum_backport.__version__)
     commands = parser.add_subparsers(dest='command')
     commands.add_parser('report', help='say what was patched and why (the default)')
+    # Handled above, before parsing; listed here so that --help names it.
+    commands.add_parser('typeshed', help="write a copy of pyright's typeshed with the "
+                                         'two methods, for its typeshedPath')
     test = commands.add_parser(
         'test', help="run this interpreter's stdlib suites under the backport "
                      'and compare with the ledger')
