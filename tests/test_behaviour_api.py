@@ -1,8 +1,12 @@
-"""Where from_value and from_name live, what wins over them, dir() and pickle."""
+"""Where from_value and from_name live, what wins over them, dir(), help() and pickle."""
 
 import copy
 import enum
+import json
 import pickle
+import pydoc
+import subprocess
+import sys
 import unittest
 from enum import Enum, Flag, IntEnum, IntFlag
 
@@ -110,27 +114,140 @@ class PlacementTest(unittest.TestCase):
                                                MemberLookups['other']])
 
 
-class DirTest(unittest.TestCase):
+# Enum classes whose dir() is compared with what the interpreter gives
+# without the backport: defined by this source, run here and in a child.
+DIR_CLASSES = '''
+import enum
+from enum import Enum, Flag, IntEnum, IntFlag
 
-    def test_dir_lists_both(self):
-        classes = [Color, Num, Perm, IPerm, Sets, Empty, Enum, IntEnum, Flag, IntFlag,
-                   CustomLookups]
-        for cls in classes:
-            with self.subTest(cls=cls):
-                names = dir(cls)
-                self.assertEqual(names.count('from_value'), 1)
-                self.assertEqual(names.count('from_name'), 1)
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    CRIMSON = 1
+
+
+class Num(IntEnum):
+    ONE = 1
+    TWO = 2
+
+
+class Perm(Flag):
+    R = 4
+    W = 2
+    X = 1
+
+
+class IPerm(IntFlag):
+    R = 4
+    W = 2
+
+
+class MemberLookups(Enum):
+    from_value = 1
+    from_name = 2
+    other = 3
+
+
+class CustomLookups(Enum):
+    A = 1
+
+    @classmethod
+    def from_value(cls, value, default=None):
+        return value
+
+
+class Empty(Enum):
+    pass
+
+
+Functional = Enum('Functional', 'ONE TWO')
+
+CLASSES = {cls.__name__: cls for cls in (
+    Enum, IntEnum, Flag, IntFlag, Color, Num, Perm, IPerm, MemberLookups, CustomLookups,
+    Empty, Functional)}
+'''
+
+DIR_CHILD = DIR_CLASSES + '''
+import json, sys
+print(json.dumps({
+    'imported': sorted(m for m in sys.modules if m.split('.')[0] == 'enum_backport'),
+    'stock': 'from_value' not in vars(enum.EnumMeta),
+    'dir': {name: dir(cls) for name, cls in CLASSES.items()},
+}))
+'''
+
+
+def dir_classes():
+    namespace = {'__name__': 'dir_classes'}
+    exec(DIR_CLASSES, namespace)
+    return namespace['CLASSES']
+
+
+def members_via_dir(cls):
+    """The idiom that code in the wild uses to collect an enum's members."""
+    return [n for n in dir(cls) if not n.startswith('_')]
+
+
+class DirTest(unittest.TestCase):
+    """dir(EnumCls) keeps stock's shape: dunders and members only."""
+
+    @_support.backport_only
+    def test_dir_is_what_the_interpreter_gives_without_the_backport(self):
+        # The child runs without site (-S), so nothing can import
+        # enum_backport there first; it says so all the same.
+        child = subprocess.run(
+            [sys.executable, '-I', '-S', '-c', DIR_CHILD], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(child.returncode, 0, child.stderr)
+        stock = json.loads(child.stdout)
+        self.assertEqual(stock['imported'], [])
+        self.assertTrue(stock['stock'])
+        classes = dir_classes()
+        self.assertEqual(sorted(stock['dir']), sorted(classes))
+        for name, cls in classes.items():
+            with self.subTest(cls=name):
+                self.assertEqual(dir(cls), stock['dir'][name])
+
+    def test_members_via_dir_yields_only_members(self):
+        classes = dir_classes()
+        for name, cls in classes.items():
+            members = {n for n, member in cls.__members__.items() if member.name == n}
+            found = members_via_dir(cls)
+            with self.subTest(cls=name):
+                self.assertEqual(len(found), len(set(found)))
+                if issubclass(cls, int):
+                    # A mixed-in type's public names are listed too, as on
+                    # stock (3.11 on); nothing else is.
+                    self.assertEqual(set(found) - set(dir(int)), members)
+                else:
+                    self.assertEqual(set(found), members)
+
+    def test_members_named_like_the_methods(self):
+        found = members_via_dir(dir_classes()['MemberLookups'])
+        self.assertEqual(sorted(found), ['from_name', 'from_value', 'other'])
+        self.assertIs(MemberLookups.from_value, MemberLookups['from_value'])
 
     def test_dir_keeps_what_it_had(self):
         names = dir(Color)
         for expected in ('RED', 'GREEN', '__members__', '__class__', '__doc__', '__module__'):
             self.assertIn(expected, names)
+        self.assertNotIn('from_value', names)
+        self.assertNotIn('from_name', names)
 
-    def test_members_named_like_the_methods(self):
-        names = dir(MemberLookups)
-        self.assertEqual(names.count('from_value'), 1)
-        self.assertEqual(names.count('from_name'), 1)
-        self.assertIn('other', names)
+
+class HelpTest(unittest.TestCase):
+
+    def test_help_finds_the_methods_on_the_metaclass(self):
+        text = pydoc.render_doc(EnumType, renderer=pydoc.plaintext)
+        self.assertIn('from_value(', text)
+        self.assertIn('from_name(', text)
+
+    def test_help_of_an_enum_class_does_not_list_them(self):
+        text = pydoc.render_doc(Color, renderer=pydoc.plaintext)
+        self.assertIn('RED', text)
+        self.assertNotIn('from_value', text)
+        self.assertNotIn('from_name', text)
 
 
 class PickleTest(unittest.TestCase):

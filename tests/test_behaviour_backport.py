@@ -19,7 +19,7 @@ import _support
 from _support import EnumType, Sentinel, backport_only, enum_backport, not_valid, not_valid_name
 from _support import Perm
 
-PATCHED_NAMES = ('from_value', 'from_name', '__contains__', '__dir__')
+PATCHED_NAMES = ('from_value', 'from_name', '__contains__')
 
 
 class Color(Enum):
@@ -71,8 +71,9 @@ class ImportTest(unittest.TestCase):
         self.assertIs(3 in Perm, True)
         self.assertIs(Color.from_value(2), Color.GREEN)
         self.assertIs(Color.from_name('CRIMSON'), Color.RED)
-        self.assertEqual(dir(Color).count('from_value'), 1)
-        self.assertEqual(dir(Color).count('from_name'), 1)
+        # dir() keeps stock's shape: members and dunders only.
+        self.assertNotIn('from_value', dir(Color))
+        self.assertNotIn('from_name', dir(Color))
 
     def test_patched_the_metaclass(self):
         for name, function in installed().items():
@@ -123,7 +124,7 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(json.loads(result.stdout), {
             'new copy': True,
             'same methods': [True] * len(PATCHED_NAMES),
-            'checks': [True, False, True, True, 1],
+            'checks': [True, False, True, True, 0],
         })
 
     def test_eight_threads_import_at_once(self):
@@ -181,7 +182,7 @@ class ImportTest(unittest.TestCase):
                 self.assertEqual(result.stderr, '')
                 self.assertEqual(json.loads(result.stdout), {
                     'errors': [], 'imported': 8, 'distinct': 1,
-                    'checks': [True, False, False, True, True, True, 1, 1],
+                    'checks': [True, False, False, True, True, True, 0, 0],
                 })
         self.assertLess(hangs, 3, "importlib's deadlock detector hung the import in "
                                   'every attempt (gh-91351)')

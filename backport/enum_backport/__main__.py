@@ -1,4 +1,4 @@
-"""python -m enum_backport [--version | report | typeshed DIR | test [--without-backport | --listing-restored] [SUITE ...]]
+"""python -m enum_backport [--version | report | typeshed DIR | test [--without-backport | --help-text-restored] [SUITE ...]]
 
 ``report`` (the default) says what importing enum_backport patched on this
 interpreter and why.  ``test`` runs this interpreter's own stdlib suites
@@ -6,9 +6,9 @@ interpreter and why.  ``test`` runs this interpreter's own stdlib suites
 failures against the ledger; it exits 1 on any discrepancy.  With
 ``--without-backport`` it runs them on the unpatched interpreter instead,
 where nothing but the ledger's exclusions may fail.  With
-``--listing-restored`` it runs them under the backport with dir() and the
-docstring of ``in`` as the interpreter has them, and names the listed tests
-that still fail: those fail for more than the listing.
+``--help-text-restored`` it runs them under the backport with the docstring
+and signature of ``in`` as the interpreter has them, and names the listed
+tests that still fail: those fail for more than help()'s text.
 """
 
 import argparse
@@ -99,7 +99,6 @@ def report(out=sys.stdout):
             print('    - ' + finding, file=out)
     else:
         print('  replaced __contains__ (no difference found by the probes)', file=out)
-    print('  wrapped __dir__, so that dir() and help() list the new methods', file=out)
     rules = {}
     for boundary in getattr(enum, 'FlagBoundary', ()):
         rules.setdefault(_lookup.NEGATIVE_RULES.get(boundary), []).append(boundary.name)
@@ -144,10 +143,10 @@ def main(argv=None):
     test.add_argument('--without-backport', action='store_true',
                       help='run the suites on the unpatched interpreter, to see which '
                            'tests fail there too (those need an exclusion)')
-    test.add_argument('--listing-restored', action='store_true',
-                      help='run them under the backport with dir() and the docstring of '
-                           '`in` as the interpreter has them, to see which listed tests '
-                           'fail for the listing alone')
+    test.add_argument('--help-text-restored', action='store_true',
+                      help='run them under the backport with the docstring and signature '
+                           'of `in` as the interpreter has them, to see which listed tests '
+                           "fail for help()'s text alone")
     test.add_argument('--timeout', type=int, default=_stdlib.DEFAULT_TIMEOUT,
                       help='seconds a suite may take (default: %(default)s)')
     test.add_argument('-v', '--verbose', action='store_true')
@@ -161,7 +160,7 @@ def main(argv=None):
             report()
         discrepancies = _stdlib.run(args.suites, args.ledger, args.verbose,
                                     backport=not args.without_backport,
-                                    listing_restored=args.listing_restored,
+                                    help_text_restored=args.help_text_restored,
                                     timeout=args.timeout)
         print('%d discrepancies with the ledger' % discrepancies)
         return 1 if discrepancies else 0

@@ -7,12 +7,13 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
 * ``from_value`` and ``from_name``, new methods, beside ``__call__`` and
   ``__getitem__``.  Being on the metaclass they are reached from enum
   classes and not from members, and a class attribute of the same name (a
-  member, a method, a classmethod) still wins.
+  member, a method, a classmethod) still wins.  dir() of an enum class is
+  left as it is (its dunders and members), so they are not listed there:
+  help(enum.EnumType) documents them.
 * ``__contains__``, replaced: before 3.12 it raises TypeError for anything
   that is not a member; 3.12 and 3.13.0 raise on unhashable values and miss
   flag values whose pseudo-member has not been created; 3.13.1 and later
   scan a list of values on every miss and create pseudo-members to answer.
-* ``__dir__``, wrapped so that dir() and help() list the two new methods.
 * ``__new__``, wrapped only where enum keeps no record of member values that
   cannot be hashed (3.8 to 3.10; later versions keep one), to note which
   classes have such values, so that ``in`` knows in constant time whether
@@ -33,11 +34,6 @@ from enum_backport_nopatch import _lookup
 EnumType = getattr(enum, 'EnumType', None) or enum.EnumMeta
 
 _lock = threading.Lock()
-
-
-def __dir__(cls):
-    names = original('__dir__')(cls)
-    return list(names) + [name for name in _ADDED if name not in names]
 
 
 def _noting_new(metacls, *args, **kwds):
@@ -71,7 +67,6 @@ _ADDED = {
 }
 _REPLACED = {
     '__contains__': _method(_lookup.contains, '__contains__'),
-    '__dir__': _method(__dir__, '__dir__'),
 }
 if _lookup.NEEDS_CLASS_NOTES:
     _REPLACED['__new__'] = _method(_noting_new, '__new__')

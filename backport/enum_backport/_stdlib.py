@@ -12,10 +12,11 @@ The ledger also names tests that are excluded from a suite, with the
 reason, because they fail on this interpreter without the backport too.
 Running the suites without the backport (``--without-backport``) shows
 which those are, and that every test the ledger lists passes there.  With
-``--listing-restored`` they run under the backport with dir() and help()'s
-text for ``in`` put back as the interpreter has them, which shows
-which listed tests fail for the listing alone: a test that still fails
-then asserts something else (or hid a second failure behind the first).
+``--help-text-restored`` they run under the backport with help()'s text
+for ``in`` (the docstring and signature of ``__contains__``) put back as
+the interpreter has it, which shows which listed tests fail for that text
+alone (test_pydoc's, from 3.11): a test that still fails then asserts
+something else.
 
 A suite is loaded the way regrtest loads it (through its ``test_main()``
 where it has one, as on 3.8), with every test resource enabled except
@@ -163,30 +164,29 @@ def _collect_test_main(module):
     return suite
 
 
-def restore_listing():
-    """Give patched enum classes the interpreter's own dir() and help() text.
+def restore_help_text():
+    """Give the patched ``in`` the interpreter's own help() text.
 
-    dir() is the original, and help() shows the original docstring and
-    signature of ``in``.  What stays patched is the behaviour: from_value,
-    from_name and `in` still work, but dir() and help() no longer show it.
+    help() of an enum class then shows the original docstring and signature
+    of ``__contains__``.  What stays patched is the behaviour: `in` still
+    checks values, but help() no longer describes it.
     """
     import inspect
 
     from . import _patch
 
-    _patch.EnumType.__dir__ = _patch.original('__dir__')
     contains, original = vars(_patch.EnumType)['__contains__'], _patch.original('__contains__')
     contains.__doc__ = original.__doc__
     contains.__signature__ = inspect.signature(original)
 
 
 def run_in_this_process(suite_name, excluded, verbose=False, backport=True,
-                        listing_restored=False):
+                        help_text_restored=False):
     """Run one suite here; return a dict of what ran and what failed."""
     if backport:
         import enum_backport  # noqa: F401  (patches enum before the tests run)
-        if listing_restored:
-            restore_listing()
+        if help_text_restored:
+            restore_help_text()
     else:
         enum_type = getattr(__import__('enum'), 'EnumType', None)
         if enum_type is not None and 'from_value' in enum_type.__dict__:
@@ -253,12 +253,12 @@ def child_main(argv):
     parser.add_argument('--ledger')
     parser.add_argument('--verbose', action='store_true')
     parser.add_argument('--without-backport', action='store_true')
-    parser.add_argument('--listing-restored', action='store_true')
+    parser.add_argument('--help-text-restored', action='store_true')
     args = parser.parse_args(argv)
     excluded = exclusions(load_ledger(args.ledger), args.suite)
     result = run_in_this_process(
         args.suite, excluded, args.verbose, backport=not args.without_backport,
-        listing_restored=args.listing_restored)
+        help_text_restored=args.help_text_restored)
     with open(args.result, 'w', encoding='utf-8') as f:
         json.dump(result, f)
     return 0
@@ -284,11 +284,11 @@ if __name__ == '__main__':
 
 
 def _child_command(suite, tmp, result_path, ledger_path, verbose, backport,
-                   listing_restored=False):
+                   help_text_restored=False):
     if backport:
         command = [sys.executable, '-m', 'enum_backport', '_run-one', suite]
-        if listing_restored:
-            command.append('--listing-restored')
+        if help_text_restored:
+            command.append('--help-text-restored')
     else:
         script = os.path.join(tmp, 'run_without_backport.py')
         with open(script, 'w', encoding='utf-8') as f:
@@ -311,14 +311,14 @@ def _print_tail(output, out, lines=30):
 
 
 def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
-        backport=True, timeout=DEFAULT_TIMEOUT, listing_restored=False):
+        backport=True, timeout=DEFAULT_TIMEOUT, help_text_restored=False):
     """Run each suite in a child interpreter and compare with the ledger.
 
     Under the backport (the default) a failure the ledger does not list,
     and a listed test that passes or is not found, is a discrepancy.
     Without it (``backport=False``) every failure is one, since the
     ledger's exclusions should have removed them, and so is a listed test
-    that is not found.  With ``listing_restored`` (see `restore_listing`)
+    that is not found.  With ``help_text_restored`` (see `restore_help_text`)
     an unlisted failure and a listed test not found are discrepancies, and
     the listed tests that still fail are named.  Return the number of
     discrepancies (0 means the run agrees).
@@ -327,8 +327,8 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
     print('Ledger: %s' % os.path.abspath(ledger_path or default_ledger_path()), file=out)
     discrepancies = 0
     under = 'under enum_backport' if backport else 'without enum_backport'
-    if backport and listing_restored:
-        under += ', listing restored'
+    if backport and help_text_restored:
+        under += ', help text of in restored'
     for suite in suites:
         excluded = exclusions(ledger, suite)
         filed_under, expected = ledger_entries(ledger, suite)
@@ -336,7 +336,7 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
         with tempfile.TemporaryDirectory() as tmp:
             result_path = os.path.join(tmp, 'result.json')
             command = _child_command(suite, tmp, result_path, ledger_path, verbose, backport,
-                                     listing_restored)
+                                     help_text_restored)
             # What the tests print is shown with --verbose, or when the
             # child does not report.
             captured = None if verbose else subprocess.PIPE
@@ -363,7 +363,7 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
         if backport:
             unlisted = sorted(set(failed) - set(expected))
             passing = sorted(t for t in expected if t in ran_ids and t not in failed)
-            if listing_restored:
+            if help_text_restored:
                 passing = []
         else:
             unlisted, passing = sorted(failed), []
@@ -383,9 +383,9 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
             matched = sum(1 for t in result['excluded'] if fnmatch.fnmatchcase(t, pattern))
             if matched:
                 print('  excluded %s (%d): %s' % (pattern, matched, reason), file=out)
-        if backport and listing_restored:
+        if backport and help_text_restored:
             listed_passing = sum(1 for t in expected if t in ran_ids and t not in failed)
-            print('  %d of the %d tests the ledger lists pass with the listing restored'
+            print('  %d of the %d tests the ledger lists pass with the help text of in restored'
                   % (listed_passing, len(expected)), file=out)
             for test_id in sorted(set(failed) & set(expected)):
                 print('  still fails %s: %s' % (test_id, failed[test_id]), file=out)
