@@ -68,7 +68,7 @@ UNITTEST = ("import sys, unittest\n"
 # module lets their modules import; any use of it fails the test.
 FIX_ONLY_RUNNER = (
     "import enum, sys, types, unittest\n"
-    "if hasattr(enum.EnumType, 'from_value'):\n"
+    "if hasattr(enum.EnumMeta, 'from_value'):  # EnumType's old name\n"
     "    sys.exit('this enum has from_value: not the fix alone')\n"
     "stand_in = types.ModuleType('enum_backport')\n"
     "def _refuse(name):\n"
