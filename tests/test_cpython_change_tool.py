@@ -348,6 +348,39 @@ class ExactApplyTests(Fixture):
                       self.refused(exact_only=True))
 
 
+class CollectTests(Fixture):
+    """The two PRs' files, told apart by their names."""
+
+    def test_each_file_knows_its_pr_and_a_paths_fix_comes_first(self):
+        files = change.collect(self.repo)
+        self.assertEqual([(f.path, f.pr) for f in files if f.path == "Lib/enum.py"],
+                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "feature")])
+        self.assertEqual({f.pr for f in change.collect(self.repo, change.FIX)}, {"fix"})
+        self.assertEqual(change.standin_issues(files), {"fix": 4242, "feature": 4343})
+
+    def test_a_diff_without_its_pr_is_refused(self):
+        write(self.repo, "Lib/other.py.diff", make_diff("Lib/other.py", "a\n", "b\n"))
+        with self.assertRaises(ToolError) as caught:
+            change.collect(self.repo)
+        self.assertIn("Lib/other.py.diff: a diff must say its PR: Lib/other.py.fix.diff",
+                      str(caught.exception))
+
+    def test_a_new_file_that_is_not_a_pr_s_news_entry_is_refused(self):
+        for path in ("Lib/new_module.py",
+                     "Misc/NEWS.d/next/Library/2025-01-02-03-04-07.gh-issue-1.AbCdEf.rst"):
+            with self.subTest(path):
+                write(self.repo, path, "x\n")
+                with self.assertRaises(ToolError) as caught:
+                    change.collect(self.repo)
+                self.assertIn(path + ": a new file must be a NEWS entry whose blurb nonce "
+                              "names its PR", str(caught.exception))
+                (self.repo / path).unlink()
+
+    def test_an_unknown_pr_is_refused(self):
+        with self.assertRaises(ToolError):
+            change.collect(self.repo, ("bugfix",))
+
+
 class ThreeWayTests(Fixture):
     """Onto a newer tree a diff that does not apply exactly is merged, base 3.13.5."""
 
@@ -776,6 +809,13 @@ class SeriesTests(Fixture):
                     self.series(texts_dir=texts_dir)
                 self.assertIn(said, str(caught.exception))
                 self.assertFalse(self.out.exists())
+
+    def test_a_field_left_by_doubled_braces_is_refused(self):
+        texts_dir = make_texts(self.tmp / "doubled", **{"fix.pr.md": "See {{fix_issue}}.\n"})
+        with self.assertRaises(ToolError) as caught:
+            self.series(texts_dir=texts_dir)
+        self.assertIn("fix.pr.md: unfilled field {fix_issue}", str(caught.exception))
+        self.assertFalse(self.out.exists())
 
     def test_other_patches_in_the_directory_are_refused(self):
         write(self.out, "mine.patch", "x\n")
