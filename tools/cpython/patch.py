@@ -177,7 +177,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         left = texts.LEFT_FIELD_RE.findall(text)
         if left:
             raise ToolError("the patches hold unfilled fields: %s" % ", ".join(sorted(set(left))))
-        blobs = re.findall(r"^diff --git a/(\S+) .*\nindex ([0-9a-f]+)\.\.", text, re.M)
+        blobs = [(p.name[:4], re.findall(r"^diff --git a/(\S+) .*\nindex ([0-9a-f]+)\.\.",
+                                         p.read_text(), re.M)) for p in series]
 
         git("checkout", "-q", "--detach", base, cwd=tree, env=env)
         git("am", "-q", *series, cwd=tree, env=env)
@@ -206,9 +207,12 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         for key, file_name in OUTPUTS.items():
             (output / file_name).write_text(filled[key], encoding="utf-8")
             written.append(output / file_name)
-    for path, blob in blobs:
-        origin = lib_base.version if path in lib else source.version
-        say("  %s against %s (blob %s)" % (path, origin, blob[:12]))
+    for number, found in blobs:
+        for path, blob in found:
+            origin = lib_base.version if path in lib else source.version
+            say("  %s %s against %s%s (blob %s)" % (number, path, origin,
+                                                   " + 0001" if number == "0002" else "",
+                                                   blob[:12]))
     say("wrote %s: git am onto its base reproduces the change; git am -3 onto pristine "
         "%s merges it" % (", ".join(p.name for p in written), source.version))
     return written
