@@ -597,6 +597,16 @@ class RepositoryChangeTests(unittest.TestCase):
 
 class WhitespaceTests(unittest.TestCase):
 
+    def test_a_path_both_prs_change_is_checked_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "Doc/whatsnew/3.15.rst", "x\n")
+            files = [change.File("Lib/enum.py", "Lib/enum.py.fix.diff", "fix"),
+                     change.File("Lib/enum.py", "Lib/enum.py.feature.diff", "feature"),
+                     change.File("Doc/whatsnew/3.13.rst", "Doc/whatsnew/3.13.rst.feature.diff",
+                                 "feature")]
+            self.assertEqual(docs.changed_paths(files, tmp),
+                             ["Lib/enum.py", "Doc/whatsnew/3.15.rst"])
+
     def test_git_check_finds_planted_problems(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "stock/Lib/x.py", "a\nb\n")
@@ -736,8 +746,8 @@ class SeriesTests(Fixture):
     def series(self, issues=None, author="Ada Lovelace <ada@lovelace.dev>", newer=(),
                proof_only=False, texts_dir=None):
         issues = issues or {"fix": 140001, "feature": 140002}
-        fields = patch.fields(issues["fix"], issues["feature"],
-                              None if proof_only else author, [], self.results)
+        fields = patch.fields(issues["fix"], issues["feature"], author, [], self.results,
+                              proof_only=proof_only)
         return patch.write_series(self.repo, self.source, self.newer, self.merged(self.newer),
                                   self.out, issues, author, fields, newer,
                                   texts_dir=texts_dir or self.texts, proof_only=proof_only)

@@ -238,7 +238,7 @@ def cmd_patch(run):
 def make_series(run, issues, author, output, proof_only):
     """The series into OUTPUT, Lib/ against --lib-base (default the newest base)."""
     fields = patch.fields(issues["fix"], issues["feature"], author, texts.load_ledger(),
-                          run.checkout / "benchmarks" / "results.rst")
+                          run.checkout / "benchmarks" / "results.rst", proof_only=proof_only)
     if run.args.lib_base == run.source.version:
         newer, lib_base = [], run.source
         with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:

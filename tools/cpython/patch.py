@@ -86,9 +86,13 @@ def check_author(author):
     return name, "%s@%s" % (local, domain)
 
 
-def fields(fix_issue, feature_issue, author, ledger, results_rst):
-    """The fields texts/ may use (texts.FIELDS), filled."""
-    name, email = check_author(author) if author is not None else ("", "")
+def fields(fix_issue, feature_issue, author, ledger, results_rst, proof_only=False):
+    """The fields texts/ may use (texts.FIELDS), filled.
+
+    PROOF_ONLY takes AUTHOR as it is (the `all` run's stand-in).
+    """
+    name, email = (re.match(r"^(.*?)\s*<(.*)>$", author).groups() if proof_only
+                   else check_author(author))
     return {"fix_issue": fix_issue, "feature_issue": feature_issue,
             "author": "%s <%s>" % (name, email), "author_name": name, "author_email": email,
             "in_benchmark_table": texts.in_benchmark_table(results_rst),
@@ -213,8 +217,9 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
             say("  %s %s against %s%s (blob %s)" % (number, path, origin,
                                                    " + 0001" if number == "0002" else "",
                                                    blob[:12]))
-    say("wrote %s: git am onto its base reproduces the change; git am -3 onto pristine "
-        "%s merges it" % (", ".join(p.name for p in written), source.version))
+    say("%s %s: git am onto its base reproduces the change; git am -3 onto pristine "
+        "%s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
+                          ", ".join(p.name for p in written), source.version))
     return written
 
 
