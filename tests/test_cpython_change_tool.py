@@ -348,6 +348,43 @@ class ExactApplyTests(Fixture):
                       self.refused(exact_only=True))
 
 
+class ApplyCommandTests(Fixture):
+    """`apply --tree`, both PRs or --fix-only, with the NEWS entries renamed on request."""
+
+    def main(self, *args):
+        err, saved = io.StringIO(), sys.stderr
+        out, saved_out = io.StringIO(), sys.stdout
+        sys.stderr, sys.stdout = err, out
+        try:
+            code = cpython_change.main(["apply", "--tree", str(self.tree), "--repo",
+                                        str(self.repo), "--cache", str(self.tmp / "cache")]
+                                       + list(args))
+        finally:
+            sys.stderr, sys.stdout = saved, saved_out
+        return code, err.getvalue()
+
+    def test_fix_only_with_its_issue(self):
+        code, err = self.main("--fix-only", "--fix-issue", "140001")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_fix)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
+        news = sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
+        self.assertEqual(len(news), 1, news)
+        self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
+
+    def test_both_prs_by_default(self):
+        self.assertEqual(self.main(), (0, ""))
+        self.assertEqual(self.read("Lib/enum.py"), self.py_new)
+        self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+
+    def test_a_stand_in_number_is_refused_and_nothing_changes(self):
+        before = snapshot(self.tree)
+        code, err = self.main("--fix-issue", "4242")
+        self.assertEqual(code, 1)
+        self.assertIn("--fix-issue 4242 is this repository's stand-in number", err)
+        self.assertEqual(snapshot(self.tree), before)
+
+
 class CollectTests(Fixture):
     """The two PRs' files, told apart by their names."""
 
