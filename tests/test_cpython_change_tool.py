@@ -9,6 +9,7 @@ patch and its `git am -3` check, and the repository's own change files.
 
 import difflib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -27,7 +28,8 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import cpython_change  # noqa: E402
 import debian_root  # noqa: E402
-from cpython import apply, base, build, change, docs, obtain, patch, whatsnew  # noqa: E402
+from cpython import apply, base, build, change, docs, obtain, patch, test, texts  # noqa: E402
+from cpython import whatsnew  # noqa: E402
 from cpython.util import ToolError, cache_dir, run_live, side_by_side  # noqa: E402
 
 WHATSNEW = """\
@@ -133,8 +135,9 @@ ENTRY = """\
   and a second line.
 """
 
-NEWS_NAME = "2025-01-02-03-04-05.gh-issue-4242.AbCdEf.rst"
+NEWS_NAME = "2025-01-02-03-04-05.gh-issue-4242.fix.rst"
 NEWS_PATH = "Misc/NEWS.d/next/Library/" + NEWS_NAME
+FEATURE_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-06.gh-issue-4343.feature.rst"
 
 
 def numbered(prefix, count):
@@ -195,14 +198,19 @@ class FakeBase:
 
 
 class Fixture(unittest.TestCase):
-    """A fake 3.13.5 tree, and a fake project holding diffs against it."""
+    """A fake 3.13.5 tree, and a fake project holding the two PRs' diffs against it.
+
+    The fix adds a line to Lib/enum.py; the feature adds another there and
+    changes the docs; each has a NEWS entry.
+    """
 
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="cpython-change-test-"))
         self.addCleanup(shutil.rmtree, str(self.tmp))
         self.tree, self.repo = self.tmp / "cpython", self.tmp / "project"
         self.py_old = numbered("code", 20)
-        self.py_new = self.py_old.replace("code line 5\n", "code line 5\nadded code\n")
+        self.py_fix = self.py_old.replace("code line 5\n", "code line 5\nadded code\n")
+        self.py_new = self.py_fix.replace("code line 10\n", "code line 10\nfeature code\n")
         self.rst_old = numbered("doc", 40)
         self.rst_new = (self.rst_old.replace("doc line 3\n", "doc line 3 changed\n")
                         .replace("doc line 30\n", "doc line 30\nadded doc\n"))
@@ -210,19 +218,23 @@ class Fixture(unittest.TestCase):
                       "Doc/whatsnew/3.13.rst": WHATSNEW}
         for path, text in self.stock.items():
             write(self.tree, path, text)
-        write(self.repo, "Lib/enum.py.diff", make_diff("Lib/enum.py", self.py_old, self.py_new))
-        write(self.repo, "Doc/library/enum.rst.diff",
+        write(self.repo, "Lib/enum.py.fix.diff",
+              make_diff("Lib/enum.py", self.py_old, self.py_fix))
+        write(self.repo, "Lib/enum.py.feature.diff",
+              make_diff("Lib/enum.py", self.py_fix, self.py_new))
+        write(self.repo, "Doc/library/enum.rst.feature.diff",
               make_diff("Doc/library/enum.rst", self.rst_old, self.rst_new))
-        write(self.repo, "Doc/whatsnew/3.13.rst.diff",
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW)))
-        write(self.repo, NEWS_PATH, "Add a thing.\n")
+        write(self.repo, NEWS_PATH, "Fix a thing.\n")
+        write(self.repo, FEATURE_NEWS_PATH, "Add a thing.\n")
         self.source = FakeBase("3.13.5", self.stock)
 
     def read(self, path):
         return (self.tree / path).read_text()
 
-    def apply(self, **kwargs):
-        return apply.apply_change(self.tree, change.collect(self.repo), self.source,
+    def apply(self, prs=change.BOTH, **kwargs):
+        return apply.apply_change(self.tree, change.collect(self.repo, prs), self.source,
                                   out=io.StringIO(), **kwargs)
 
     def refused(self, **kwargs):
@@ -242,7 +254,25 @@ class ExactApplyTests(Fixture):
         self.assertEqual(self.read("Lib/enum.py"), self.py_new)
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_new)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW))
-        self.assertEqual(self.read(NEWS_PATH), "Add a thing.\n")
+        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
+        self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+
+    def test_fix_alone_changes_only_the_fixs_files(self):
+        self.apply(prs=change.FIX, exact_only=True)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_fix)
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
+        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
+        self.assertFalse((self.tree / FEATURE_NEWS_PATH).exists())
+
+    def test_feature_diff_goes_onto_the_fixed_file(self):
+        # The feature diff is made against 3.13.5 + fix: without the fix
+        # under it, it does not apply exactly.
+        write(self.repo, "Lib/enum.py.feature.diff",
+              make_diff("Lib/enum.py", self.py_old,
+                        self.py_old.replace("code line 10\n", "code line 10\nfeature code\n")))
+        message = self.refused(exact_only=True)
+        self.assertIn("Lib/enum.py: does not apply exactly", message)
 
     def test_changed_context_is_refused_and_named(self):
         write(self.tree, "Doc/library/enum.rst",
@@ -269,31 +299,39 @@ class ExactApplyTests(Fixture):
         self.assertIn("Lib/enum.py: not in the tree", self.refused())
 
     def test_diff_header_must_name_its_own_path(self):
-        write(self.repo, "Lib/enum.py.diff", make_diff("Lib/other.py", self.py_old, self.py_new))
+        write(self.repo, "Lib/enum.py.fix.diff",
+              make_diff("Lib/other.py", self.py_old, self.py_fix))
         with self.assertRaises(ToolError) as caught:
             change.collect(self.repo)
-        self.assertIn("enum.py.diff: its header names Lib/other.py", str(caught.exception))
+        self.assertIn("enum.py.fix.diff: its header names Lib/other.py", str(caught.exception))
 
     def test_malformed_diff_is_an_error(self):
-        write(self.repo, "Lib/enum.py.diff", "--- a/Lib/enum.py\n+++ b/Lib/enum.py\n@@ junk\n")
+        write(self.repo, "Lib/enum.py.fix.diff", "--- a/Lib/enum.py\n+++ b/Lib/enum.py\n@@ junk\n")
         with self.assertRaises(ToolError):
             change.collect(self.repo)
 
     def test_issue_renames_the_news_entry(self):
-        self.apply(issue=98765)
-        renamed = "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-98765.AbCdEf.rst"
-        self.assertEqual(self.read(renamed), "Add a thing.\n")
+        self.apply(issues={"fix": 98765})
+        nonce = change.blurb_nonce("Fix a thing.\n")
+        self.assertRegex(nonce, r"^[A-Za-z0-9_-]{6}$")
+        renamed = "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-98765.%s.rst" % nonce
+        self.assertEqual(self.read(renamed), "Fix a thing.\n")
         self.assertFalse((self.tree / NEWS_PATH).exists())
+        self.assertTrue((self.tree / FEATURE_NEWS_PATH).exists())  # no number given
+
+    def test_issue_for_a_pr_not_applied_is_refused(self):
+        self.assertIn("an issue number for the feature PR",
+                      self.refused(prs=change.FIX, issues={"feature": 98765}))
 
     def test_issue_renumbers_the_whatsnew_entry(self):
-        # The entry names the NEWS entry's placeholder issue; --issue moves both.
-        numbered_entry = ENTRY.replace("a second line.", "a line (:gh:`4242`).")
-        write(self.repo, "Doc/whatsnew/3.13.rst.diff",
+        # The entry names the feature's stand-in issue; its number moves both.
+        numbered_entry = ENTRY.replace("a second line.", "a line (:gh:`4343`).")
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW, numbered_entry)))
-        self.apply(issue=98765)
+        self.apply(issues={"fix": 98764, "feature": 98765})
         text = self.read("Doc/whatsnew/3.13.rst")
         self.assertIn("a line (:gh:`98765`).", text)
-        self.assertNotIn("4242", text)
+        self.assertNotIn("4343", text)
 
     def test_whatsnew_goes_to_the_newest_file(self):
         newest = without_enum_subsection(WHATSNEW)
@@ -308,9 +346,80 @@ class ExactApplyTests(Fixture):
     def test_whatsnew_diff_must_agree_with_the_placement_in_its_own_file(self):
         # The diff puts the entry first in the subsection; the tool puts it last.
         first = WHATSNEW.replace("enum\n----\n\n", "enum\n----\n\n" + ENTRY + "\n")
-        write(self.repo, "Doc/whatsnew/3.13.rst.diff",
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, first))
-        self.assertIn("3.13.rst.diff puts the entry elsewhere", self.refused(exact_only=True))
+        self.assertIn("3.13.rst.feature.diff puts the entry elsewhere",
+                      self.refused(exact_only=True))
+
+
+class ApplyCommandTests(Fixture):
+    """`apply --tree`, both PRs or --fix-only, with the NEWS entries renamed on request."""
+
+    def main(self, *args):
+        err, saved = io.StringIO(), sys.stderr
+        out, saved_out = io.StringIO(), sys.stdout
+        sys.stderr, sys.stdout = err, out
+        try:
+            code = cpython_change.main(["apply", "--tree", str(self.tree), "--repo",
+                                        str(self.repo), "--cache", str(self.tmp / "cache")]
+                                       + list(args))
+        finally:
+            sys.stderr, sys.stdout = saved, saved_out
+        return code, err.getvalue()
+
+    def test_fix_only_with_its_issue(self):
+        code, err = self.main("--fix-only", "--fix-issue", "140001")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_fix)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
+        news = sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
+        self.assertEqual(len(news), 1, news)
+        self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
+
+    def test_both_prs_by_default(self):
+        self.assertEqual(self.main(), (0, ""))
+        self.assertEqual(self.read("Lib/enum.py"), self.py_new)
+        self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+
+    def test_a_stand_in_number_is_refused_and_nothing_changes(self):
+        before = snapshot(self.tree)
+        code, err = self.main("--fix-issue", "4242")
+        self.assertEqual(code, 1)
+        self.assertIn("--fix-issue 4242 is this repository's stand-in number", err)
+        self.assertEqual(snapshot(self.tree), before)
+
+
+class CollectTests(Fixture):
+    """The two PRs' files, told apart by their names."""
+
+    def test_each_file_knows_its_pr_and_a_paths_fix_comes_first(self):
+        files = change.collect(self.repo)
+        self.assertEqual([(f.path, f.pr) for f in files if f.path == "Lib/enum.py"],
+                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "feature")])
+        self.assertEqual({f.pr for f in change.collect(self.repo, change.FIX)}, {"fix"})
+        self.assertEqual(change.standin_issues(files), {"fix": 4242, "feature": 4343})
+
+    def test_a_diff_without_its_pr_is_refused(self):
+        write(self.repo, "Lib/other.py.diff", make_diff("Lib/other.py", "a\n", "b\n"))
+        with self.assertRaises(ToolError) as caught:
+            change.collect(self.repo)
+        self.assertIn("Lib/other.py.diff: a diff must say its PR: Lib/other.py.fix.diff",
+                      str(caught.exception))
+
+    def test_a_new_file_that_is_not_a_pr_s_news_entry_is_refused(self):
+        for path in ("Lib/new_module.py",
+                     "Misc/NEWS.d/next/Library/2025-01-02-03-04-07.gh-issue-1.AbCdEf.rst"):
+            with self.subTest(path):
+                write(self.repo, path, "x\n")
+                with self.assertRaises(ToolError) as caught:
+                    change.collect(self.repo)
+                self.assertIn(path + ": a new file must be a NEWS entry whose blurb nonce "
+                              "names its PR", str(caught.exception))
+                (self.repo / path).unlink()
+
+    def test_an_unknown_pr_is_refused(self):
+        with self.assertRaises(ToolError):
+            change.collect(self.repo, ("bugfix",))
 
 
 class ThreeWayTests(Fixture):
@@ -365,6 +474,14 @@ class CarryTests(Fixture):
         self.assertEqual(list(merged), ["Lib/enum.py"])  # Lib only
         self.assertEqual(merged["Lib/enum.py"].read_text(),
                          self.py_new.replace("code line 15\n", "code line 15 in 3.15\n"))
+
+    def test_fix_alone_is_carried_alone(self):
+        newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(
+            "code line 15\n", "code line 15 in 3.15\n")})
+        merged = apply.carry(change.collect(self.repo, change.FIX), newer, self.source,
+                             self.tmp / "fix", out=io.StringIO())
+        self.assertEqual(merged["Lib/enum.py"].read_text(),
+                         self.py_fix.replace("code line 15\n", "code line 15 in 3.15\n"))
 
     def test_conflict_is_named_by_its_lines_in_the_newer_file(self):
         newer = "new first line\n" + self.py_old.replace("code line 5\n", "code line 5 (3.15)\n")
@@ -458,9 +575,16 @@ class WhatsnewTests(unittest.TestCase):
 class NewsNameTests(unittest.TestCase):
 
     def test_issue_number_replaced(self):
-        self.assertEqual(change.news_path_for_issue(NEWS_PATH, 123456),
-                         "Misc/NEWS.d/next/Library/"
-                         "2025-01-02-03-04-05.gh-issue-123456.AbCdEf.rst")
+        self.assertEqual(change.news_path_for_issue(
+            "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-4242.AbCdEf.rst", 123456),
+            "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-123456.AbCdEf.rst")
+
+    def test_nonce_replaced_with_blurbs(self):
+        renamed = change.news_path_for_issue(NEWS_PATH, 123456, change.blurb_nonce("Text.\n"))
+        self.assertRegex(renamed, r"^Misc/NEWS\.d/next/Library/2025-01-02-03-04-05\."
+                                  r"gh-issue-123456\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertNotIn(".fix.", renamed)
+        self.assertNotEqual(change.blurb_nonce("Text.\n"), change.blurb_nonce("Other.\n"))
 
     def test_issue_number_added_to_a_name_without_one(self):
         self.assertEqual(
@@ -482,8 +606,16 @@ class RepositoryChangeTests(unittest.TestCase):
 
     def test_every_diff_names_its_own_path(self):
         files = change.collect(REPO)  # raises if a header names another file
-        self.assertTrue([f for f in files if f.is_diff and f.is_lib])
-        self.assertEqual(len([f for f in files if f.is_news]), 1)
+        self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == "fix"])
+        self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == "feature"])
+        self.assertEqual(sorted(f.pr for f in files if f.is_news), ["feature", "fix"])
+
+    def test_stand_in_issue_numbers_cannot_be_taken_for_real_ones(self):
+        standins = change.standin_issues(change.collect(REPO))
+        self.assertEqual(sorted(standins), ["feature", "fix"])
+        for pr, number in standins.items():
+            with self.subTest(pr), self.assertRaises(ToolError):
+                patch.check_issue("--%s-issue" % pr, number)
 
     def test_whatsnew_diff_is_a_carrier_of_one_block(self):
         carriers = [f for f in change.collect(REPO) if f.is_whatsnew]
@@ -495,14 +627,26 @@ class RepositoryChangeTests(unittest.TestCase):
         if not source.tarball.is_file():
             self.skipTest("the 3.13.5 tarball is not in %s (run cpython_change.py fetch)"
                           % source.tarball.parent)
-        files = [f for f in change.collect(REPO) if f.is_diff]
-        stock = source.read([f.path for f in files])
-        for item in files:
-            with self.subTest(item.path):
-                self.assertNotEqual(apply.patched(stock[item.path], item), stock[item.path])
+        for prs in (change.FIX, change.BOTH):
+            by_path = change.diffs_by_path(change.collect(REPO, prs))
+            stock = source.read(list(by_path))
+            for path, items in by_path.items():
+                with self.subTest(path=path, prs=prs):
+                    # The fix's diffs onto 3.13.5, the feature's onto that.
+                    self.assertNotEqual(apply.patched(stock[path], items), stock[path])
 
 
 class WhitespaceTests(unittest.TestCase):
+
+    def test_a_path_both_prs_change_is_checked_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "Doc/whatsnew/3.15.rst", "x\n")
+            files = [change.File("Lib/enum.py", "Lib/enum.py.fix.diff", "fix"),
+                     change.File("Lib/enum.py", "Lib/enum.py.feature.diff", "feature"),
+                     change.File("Doc/whatsnew/3.13.rst", "Doc/whatsnew/3.13.rst.feature.diff",
+                                 "feature")]
+            self.assertEqual(docs.changed_paths(files, tmp),
+                             ["Lib/enum.py", "Doc/whatsnew/3.15.rst"])
 
     def test_git_check_finds_planted_problems(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -586,47 +730,466 @@ def fake_tarball(cache, files):
     return source
 
 
-class PatchTests(Fixture):
-    """The git-am patch: Lib against the newest base, the rest against 3.13.5."""
+RESULTS_RST = """\
+Some other table first.
 
-    def test_patch_names_each_files_base_and_git_am_3_merges_it(self):
-        source = fake_tarball(self.tmp / "cache", self.stock)
-        newer_text = self.py_old.replace("code line 15\n", "code line 15 in 3.15\n")
-        newer = FakeBase("3.15.2", {"Lib/enum.py": newer_text})
-        files = change.collect(self.repo)
-        merged = apply.carry(files, newer, source, self.tmp / "merged", out=io.StringIO())
-        output = self.tmp / "gh-4242.patch"
-        patch.write(files, source, newer, merged, output, 4242, "A B <a@example.invalid>")
-        text = output.read_text()
-        self.assertIn("Subject: [PATCH] gh-4242: Add EnumType.from_value()", text)
-        self.assertIn("index %s.." % blob_id(newer_text), text)    # Lib: the 3.15.2 file
-        self.assertIn("index %s.." % blob_id(self.rst_old), text)  # Doc: the 3.13.5 file
-        self.assertIn("b/" + NEWS_PATH, text)
-        self.assertIn("+" + ENTRY.splitlines()[0], text)  # into 3.13.rst, its newest
+Membership, median ns per ``in`` (hit: the middle member's value;
+miss: -1):
 
-    def test_a_patch_git_am_3_cannot_merge_is_refused(self):
-        source = fake_tarball(self.tmp / "cache", self.stock)
-        # 3.15's file rewrote the line next to the change: the patch made
-        # against it cannot be merged back onto 3.13.5 without a conflict.
-        newer_text = self.py_old.replace("code line 6\n", "code line 6 rewritten\n")
-        files = change.collect(self.repo)
-        merged = self.tmp / "enum.py"
-        merged.write_text(newer_text.replace("code line 5\n", "code line 5\nadded code\n"))
+=======================  ===========  ============
+interpreter              in hit n=10  in miss n=10
+=======================  ===========  ============
+3.13.0 + backport        291          571
+3.13.5 stock             470          112.9k
+3.13.5 patched           292          592
+=======================  ===========  ============
+
+Full run: 253 s wall time.
+"""
+
+TEXTS = {
+    "fix.commit.txt": "gh-{fix_issue}: Fix the thing\n\nBody of the fix.\n",
+    "feature.commit.txt": "gh-{feature_issue}: Add the thing\n\nBody, after gh-{fix_issue}.\n",
+    "fix.issue.md": "Issue of the fix.\n",
+    "feature.issue.md": "Issue of the feature.\n",
+    "fix.pr.md": "By {author_name} ({author_email}).\n\n{in_benchmark_table}\n\n"
+                 "{stock_test_failures}\n",
+    "feature.pr.md": "gh-{feature_issue} needs gh-{fix_issue}; {{literal braces}}.\n",
+    "stock-test-failures.json": '{"failures": []}\n',
+}
+
+
+def make_texts(root, **changes):
+    texts_dir = Path(root) / "texts"
+    for name, text in dict(TEXTS, **changes).items():
+        write(texts_dir, name, text)
+    return texts_dir
+
+
+class SeriesTests(Fixture):
+    """The series 0001 (fix) and 0002 (feature), and the texts beside them."""
+
+    def setUp(self):
+        super().setUp()
+        self.source = fake_tarball(self.tmp / "cache", self.stock)
+        self.newer_text = self.py_old.replace("code line 15\n", "code line 15 in 3.15\n")
+        self.newer = FakeBase("3.15.2", {"Lib/enum.py": self.newer_text})
+        self.texts = make_texts(self.tmp)
+        self.results = write(self.tmp, "results.rst", RESULTS_RST)
+        self.out = self.tmp / "out"
+
+    def merged(self, newer):
+        return {change.label(prs): apply.carry(change.collect(self.repo, prs), newer,
+                                               self.source, self.tmp / "m" / change.label(prs),
+                                               out=io.StringIO())
+                for prs in (change.FIX, change.BOTH)}
+
+    def series(self, issues=None, author="Ada Lovelace <ada@lovelace.dev>", newer=(),
+               proof_only=False, texts_dir=None):
+        issues = issues or {"fix": 140001, "feature": 140002}
+        fields = patch.fields(issues["fix"], issues["feature"], author, [], self.results,
+                              proof_only=proof_only)
+        return patch.write_series(self.repo, self.source, self.newer, self.merged(self.newer),
+                                  self.out, issues, author, fields, newer,
+                                  texts_dir=texts_dir or self.texts, proof_only=proof_only)
+
+    def test_two_patches_and_the_texts_with_every_field_filled(self):
+        written = self.series()
+        names = sorted(p.name for p in self.out.iterdir())
+        patches = [n for n in names if n.endswith(".patch")]
+        self.assertEqual(len(patches), 2, names)
+        self.assertTrue(patches[0].startswith("0001-gh-140001-Fix-the-thing"), patches)
+        self.assertTrue(patches[1].startswith("0002-gh-140002-Add-the-thing"), patches)
+        self.assertEqual(sorted(n for n in names if not n.endswith(".patch")),
+                         ["feature-issue.md", "feature-pr.md", "fix-issue.md", "fix-pr.md"])
+        self.assertEqual(sorted(p.name for p in written), names)
+        for name in names:
+            text = (self.out / name).read_text()
+            with self.subTest(name):
+                self.assertNotRegex(text, r"\{[a-z_]+\}")
+                self.assertNotIn("4242", text.replace("gh-issue-4242", ""))
+        fix, feature = [(self.out / n).read_text() for n in patches]
+        self.assertIn("From: Ada Lovelace <ada@lovelace.dev>", fix)
+        self.assertIn("Subject: [PATCH 1/2] gh-140001: Fix the thing", fix)
+        self.assertIn("Subject: [PATCH 2/2] gh-140002: Add the thing", feature)
+        self.assertIn("Body, after gh-140001.", feature)
+        # The fix: its Lib line and its NEWS entry, renamed; nothing of the feature.
+        self.assertIn("+added code", fix)
+        self.assertNotIn("feature code", fix)
+        self.assertNotIn("Doc/library/enum.rst", fix)
+        self.assertRegex(fix, r"b/Misc/NEWS\.d/next/Library/2025-01-02-03-04-05\."
+                              r"gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst")
+        self.assertNotIn(".fix.rst", fix)
+        self.assertIn("+feature code", feature)
+        self.assertIn("index %s.." % blob_id(self.newer_text), fix)  # Lib: the 3.15.2 file
+        self.assertIn("index %s.." % blob_id(self.rst_old), feature)  # Doc: the 3.13.5 file
+        self.assertRegex(feature, r"gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst")
+        pr = (self.out / "fix-pr.md").read_text()
+        self.assertIn("By Ada Lovelace (ada@lovelace.dev).", pr)
+        self.assertIn("| 3.13.5 stock | 470 | 112.9k |", pr)
+        self.assertIn("| 3.13.5 patched | 292 | 592 |", pr)
+        self.assertNotIn("3.13.0", pr)
+        self.assertIn("{literal braces}", (self.out / "feature-pr.md").read_text())
+
+    def test_fix_alone_goes_onto_each_newer_bases_lib_files(self):
+        say = io.StringIO()
+        older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
+            "code line 1\n", "code line 1 in 3.14\n")})
+        saved, sys.stdout = sys.stdout, say
+        try:
+            self.series(newer=[older, self.newer])
+        finally:
+            sys.stdout = saved
+        self.assertIn("0001 alone onto 3.14.9's Lib files: git am applies it", say.getvalue())
+        self.assertIn("0001 alone onto 3.15.2's Lib files: git am applies it", say.getvalue())
+
+    def test_fix_that_cannot_go_onto_a_newer_base_is_refused(self):
+        older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
+            "code line 5\n", "code line 5 rewritten in 3.14\n")})
         with self.assertRaises(ToolError) as caught:
-            patch.write(files, source, FakeBase("3.15.2", {"Lib/enum.py": newer_text}),
-                        {"Lib/enum.py": merged}, self.tmp / "p.patch", 1, "A B <a@b.invalid>")
+            self.series(newer=[older])
+        self.assertIn("0001 (the fix) does not go onto 3.14.9's Lib files", str(caught.exception))
+        self.assertFalse(self.out.exists())
+
+    def test_unfilled_or_unknown_fields_are_refused_and_nothing_written(self):
+        for text, said in (("Hello {reviewer}.\n", "unknown field {reviewer}"),
+                           ("Dict {}.\n", "not a str.format template")):
+            with self.subTest(text):
+                texts_dir = make_texts(self.tmp / text.split()[0], **{"fix.issue.md": text})
+                with self.assertRaises(ToolError) as caught:
+                    self.series(texts_dir=texts_dir)
+                self.assertIn(said, str(caught.exception))
+                self.assertFalse(self.out.exists())
+
+    def test_a_field_left_by_doubled_braces_is_refused(self):
+        texts_dir = make_texts(self.tmp / "doubled", **{"fix.pr.md": "See {{fix_issue}}.\n"})
+        with self.assertRaises(ToolError) as caught:
+            self.series(texts_dir=texts_dir)
+        self.assertIn("fix.pr.md: unfilled field {fix_issue}", str(caught.exception))
+        self.assertFalse(self.out.exists())
+
+    def test_other_patches_in_the_directory_are_refused(self):
+        write(self.out, "mine.patch", "x\n")
+        with self.assertRaises(ToolError) as caught:
+            self.series()
+        self.assertIn("already holds other patches (mine.patch)", str(caught.exception))
+
+    def test_an_earlier_series_is_replaced(self):
+        write(self.out, "0001-gh-1-Old.patch", "x\n")
+        self.series()
+        self.assertNotIn("0001-gh-1-Old.patch", [p.name for p in self.out.iterdir()])
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 2)
+
+    def test_stand_in_numbers_are_refused_unless_proof_only(self):
+        standins = {"fix": 4242, "feature": 4343}
+        with self.assertRaises(ToolError):
+            self.series(issues=standins)
+        self.assertFalse(self.out.exists())
+        self.series(issues=standins, author="proof <proof@invalid>", proof_only=True)
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 2)
+
+    def test_a_series_git_am_3_cannot_merge_is_refused(self):
+        # 3.15's file rewrote the line next to the fix: the series made
+        # against it cannot be merged back onto 3.13.5 without a conflict.
+        self.newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(
+            "code line 6\n", "code line 6 rewritten\n")})
+        merged = {label: {"Lib/enum.py": write(self.tmp / label, "enum.py", text)}
+                  for label, text in (("fix", self.py_fix), ("fix+feature", self.py_new))}
+        for label, text in (("fix", self.py_fix), ("fix+feature", self.py_new)):
+            merged[label]["Lib/enum.py"].write_text(
+                text.replace("code line 6\n", "code line 6 rewritten\n"))
+        fields = patch.fields(140001, 140002, "A B <a@b.dev>", [], self.results)
+        with self.assertRaises(ToolError) as caught:
+            patch.write_series(self.repo, self.source, self.newer, merged, self.out,
+                               {"fix": 140001, "feature": 140002}, "A B <a@b.dev>",
+                               fields, texts_dir=self.texts)
         self.assertIn("git am -3", str(caught.exception))
 
-    def test_author_must_have_a_name_and_an_email(self):
-        with self.assertRaises(ToolError):
-            patch.author_of("nobody")
 
-    def test_commit_message_is_cpython_style(self):
-        subject, blank, body = patch.commit_message(123456).split("\n", 2)
-        self.assertRegex(subject, r"^gh-123456: Add EnumType\.from_value\(\) ")
-        self.assertLessEqual(len(subject), 72)
-        self.assertEqual(blank, "")
-        self.assertTrue(all(len(line) <= 72 for line in body.splitlines()))
+class IssueAndAuthorTests(unittest.TestCase):
+    """`patch` refuses to write without real numbers and author, saying why in one line."""
+
+    def refused(self, function, *args):
+        with self.assertRaises(ToolError) as caught:
+            function(*args)
+        message = str(caught.exception)
+        self.assertNotIn("\n", message)
+        return message
+
+    def test_numbers_are_required(self):
+        self.assertIn("--fix-issue N --feature-issue M",
+                      self.refused(patch.check_issues, None, 140002))
+        self.assertIn("--fix-issue N --feature-issue M",
+                      self.refused(patch.check_issues, 140001, None))
+
+    def test_numbers_no_tree_could_have_are_refused(self):
+        for number in (0, 1, 32425, 1000000, 9999901):
+            with self.subTest(number):
+                self.assertIn("cannot be a CPython issue",
+                              self.refused(patch.check_issues, number, 140002))
+        self.assertEqual(patch.check_issues(32426, 999999), (32426, 999999))
+
+    def test_stand_ins_and_one_number_for_both_are_refused(self):
+        self.assertIn("stand-in", self.refused(patch.check_issues, 140001, 140002, {140002}))
+        self.assertIn("need an issue each", self.refused(patch.check_issues, 140001, 140001))
+
+    def test_author_must_be_a_name_and_a_real_address(self):
+        for author, said in ((None, "give the author"), ("", "give the author"),
+                             ("nobody", "must look like"), ("<a@b.org>", "must look like"),
+                             ("A B <ab>", "must look like"),
+                             ("A B <a@example.invalid>", "placeholder"),
+                             ("A B <a@example.com>", "placeholder"),
+                             ("A B <a@host.test>", "placeholder"),
+                             ("A B <a@localhost>", "placeholder")):
+            with self.subTest(author):
+                self.assertIn(said, self.refused(patch.check_author, author))
+        self.assertEqual(patch.check_author("Ada Lovelace <ada@python.org>"),
+                         ("Ada Lovelace", "ada@python.org"))
+
+    def test_the_command_refuses_before_doing_anything(self):
+        cases = ((["--feature-issue", "140002", "--author", "A <a@python.org>"], "--fix-issue"),
+                 (["--fix-issue", "140001", "--feature-issue", "140002"], "give the author"),
+                 (["--fix-issue", "5", "--feature-issue", "140002",
+                   "--author", "A <a@python.org>"], "cannot be a CPython issue"),
+                 (["--fix-issue", "140001", "--feature-issue", "140002",
+                   "--author", "A <a@python.org>"], "--output DIR"))
+        for args, said in cases:
+            with self.subTest(said), tempfile.TemporaryDirectory() as tmp:
+                err, saved = io.StringIO(), sys.stderr
+                sys.stderr = err
+                try:
+                    code = cpython_change.main(["patch", "--cache", tmp] + args)
+                finally:
+                    sys.stderr = saved
+                self.assertEqual(code, 1)
+                self.assertIn(said, err.getvalue())
+                self.assertEqual(os.listdir(tmp), [])
+
+
+class TextsTests(unittest.TestCase):
+
+    def test_benchmark_table_is_the_membership_rows_of_3135(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            table = texts.in_benchmark_table(write(tmp, "r.rst", RESULTS_RST))
+        self.assertEqual(table.splitlines()[:4], [
+            "| interpreter | in hit n=10 | in miss n=10 |", "|---|---|---|",
+            "| 3.13.5 stock | 470 | 112.9k |", "| 3.13.5 patched | 292 | 592 |"])
+
+    def test_benchmark_table_missing_rows_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(ToolError) as caught:
+                texts.in_benchmark_table(write(tmp, "r.rst", RESULTS_RST.replace(
+                    "3.13.5 patched", "3.13.5 other  ")))
+        self.assertIn("'3.13.5 patched'", str(caught.exception))
+
+    def test_the_repositorys_texts_fill_with_every_field(self):
+        fields = dict.fromkeys(texts.FIELDS, "X")
+        for (pr, kind), text in texts.filled_texts(fields).items():
+            with self.subTest(pr=pr, kind=kind):
+                self.assertTrue(text.strip())
+        fix_subject = texts.fill(texts.read("fix", "commit.txt"), dict(fields, fix_issue=7))
+        self.assertTrue(fix_subject.startswith("gh-7: "), fix_subject)
+        self.assertLessEqual(len(fix_subject.splitlines()[0]), 80)
+
+
+LEDGER = [{"test": "TestPlain.test_contains_old", "bases": ["3.13.5", "3.14"],
+           "enum": ["fix", "fix+feature"], "reason": "asserts the old TypeError of `in`"},
+          {"test": "*.test_flag_cache", "bases": ["3.15"], "enum": ["fix"],
+           "reason": "counts the pseudo-members `in` used to make"}]
+
+
+class LedgerTests(unittest.TestCase):
+    """What a stock test_enum.py may fail against the changed enum.py."""
+
+    def judge(self, base, enum, ran, failed):
+        return texts.judge_stock_run(LEDGER, base, enum, ran, failed)
+
+    def test_listed_failures_pass_the_run(self):
+        ran = ["TestPlain.test_contains_old", "TestPlain.test_other"]
+        self.assertEqual(self.judge("3.14", "fix", ran, ["TestPlain.test_contains_old"]), [])
+
+    def test_an_unlisted_failure_fails_the_run(self):
+        ran = ["TestPlain.test_contains_old", "TestPlain.test_other"]
+        problems = self.judge("3.14", "fix", ran, ["TestPlain.test_contains_old",
+                                                   "TestPlain.test_other"])
+        self.assertEqual(problems, ["TestPlain.test_other failed and the ledger does not "
+                                    "list it for 3.14 with fix"])
+
+    def test_listed_for_another_base_or_enum_does_not_count(self):
+        ran = ["TestFlag.test_flag_cache", "TestPlain.test_contains_old"]
+        failed = ["TestFlag.test_flag_cache"]
+        self.assertEqual(self.judge("3.15", "fix", ran, failed), [])
+        self.assertEqual(self.judge("3.15", "fix+feature", ran, failed),
+                         ["TestFlag.test_flag_cache failed and the ledger does not list it "
+                          "for 3.15 with fix+feature"])
+        self.assertEqual(len(self.judge("3.14", "fix", ran, failed)), 2)  # and one passed
+
+    def test_a_pattern_covers_a_mixins_test_in_each_class(self):
+        ran = ["TestFlag.test_flag_cache", "TestIntFlag.test_flag_cache", "TestFlag.test_x"]
+        self.assertEqual(self.judge("3.15", "fix", ran, ran[:2]), [])
+        self.assertEqual(len(self.judge("3.15", "fix", ran, ran)), 1)
+
+    def test_a_listed_test_that_passes_fails_the_run(self):
+        ran = ["TestPlain.test_contains_old"]
+        problems = self.judge("3.13.5", "fix+feature", ran, [])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("listed for 3.13.5 with fix+feature but passed", problems[0])
+
+    def test_a_listed_test_that_does_not_exist_fails_the_run(self):
+        problems = self.judge("3.13.5", "fix", ["TestPlain.test_other"], [])
+        self.assertIn("but no such test ran", " ".join(problems))
+
+    def test_malformed_ledgers_are_refused(self):
+        bad = [{"failures": {}}, {"failures": [{"test": "x"}]},
+               {"failures": [dict(LEDGER[0], bases=["3.16"])]},
+               {"failures": [dict(LEDGER[0], enum=["feature"])]},
+               {"failures": [dict(LEDGER[0], reason="")]},
+               {"failures": [dict(LEDGER[0], test="no_class")]},
+               {"failures": [LEDGER[0], LEDGER[0]]}]
+        for data in bad:
+            with self.subTest(data), tempfile.TemporaryDirectory() as tmp:
+                write(tmp, texts.LEDGER, json.dumps(data))
+                with self.assertRaises(ToolError):
+                    texts.load_ledger(tmp)
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(ToolError):
+                texts.load_ledger(tmp)  # missing
+            write(tmp, texts.LEDGER, json.dumps({"failures": LEDGER}))
+            self.assertEqual(texts.load_ledger(tmp), LEDGER)
+
+    def test_every_ledger_test_is_named_in_the_fix_pr(self):
+        markdown = texts.ledger_markdown(LEDGER)
+        self.assertIn("- `TestPlain.test_contains_old` (3.13.5, 3.14; with the fix alone and "
+                      "the fix and the feature): asserts the old TypeError", markdown)
+        texts.check_ledger_named(LEDGER, markdown)
+        with self.assertRaises(ToolError) as caught:
+            texts.check_ledger_named(LEDGER, "only test_contains_old here")
+        self.assertIn("*.test_flag_cache", str(caught.exception))
+
+    def test_the_repositorys_ledger_is_well_formed(self):
+        texts.load_ledger()
+
+
+STOCK_TEST = """\
+import unittest
+
+def load_tests(loader, tests, ignore):
+    return tests
+
+class TestPlain(unittest.TestCase):
+    def test_contains_old(self):
+        self.fail('asserts the old behaviour')
+    def test_other(self):
+        with self.subTest(n=1):
+            pass
+
+class TestFlag(unittest.TestCase):
+    def test_flag_cache(self):
+        pass
+"""
+
+
+class StockTestRunTests(unittest.TestCase):
+    """The stock test_enum.py run as the test stage runs it, on this interpreter."""
+
+    def run_stock(self, base_name, ledger=LEDGER):
+        interp = base.Interpreter("this python", sys.executable)
+        out = io.StringIO()
+        with tempfile.TemporaryDirectory() as tmp:
+            test.stock_tests(interp, STOCK_TEST.encode(), base_name, change.FIX, ledger, tmp,
+                             out=out)
+        return out.getvalue()
+
+    def test_listed_failure_passes_and_is_said(self):
+        text = self.run_stock("3.14")
+        self.assertIn("failed: TestPlain.test_contains_old (listed: asserts the old", text)
+        self.assertIn("3 tests, 1 failed, each listed", text)
+
+    def test_unlisted_failure_fails(self):
+        with self.assertRaises(ToolError) as caught:
+            self.run_stock("3.14", ledger=[])
+        self.assertIn("TestPlain.test_contains_old failed and the ledger does not list it",
+                      str(caught.exception))
+
+    def test_listed_test_that_passes_fails(self):
+        with self.assertRaises(ToolError) as caught:
+            self.run_stock("3.15")
+        message = str(caught.exception)
+        self.assertIn("*.test_flag_cache is listed for 3.15 with fix but passed", message)
+        self.assertIn("TestPlain.test_contains_old failed", message)
+
+
+class FixOnlySelectionTests(unittest.TestCase):
+    """Which behaviour tests the fix-only interpreter runs: those that need neither method."""
+
+    MODULE = """\
+import unittest
+import _support
+from _support import backport_only
+
+def helper(cls):
+    return cls.from_value(1)
+
+def plain(x):
+    return x in Color
+
+class Color:
+    pass
+
+class Mixin:
+    def check(self):
+        return helper(Color)
+
+class ContainsTest(unittest.TestCase):
+    def test_in(self):
+        self.assertTrue(plain(1))
+    def test_through_helper(self):
+        helper(Color)
+    def test_by_name(self):
+        getattr(Color, 'from_name')
+    @backport_only
+    def test_backport(self):
+        pass
+
+class MixedTest(Mixin, unittest.TestCase):
+    def test_plain(self):
+        pass
+"""
+
+    def test_selection_follows_what_each_test_reaches(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "test_behaviour_x.py", self.MODULE)
+            selected, left_out = test.fix_only_selection(tmp)
+        self.assertEqual(selected, ["test_behaviour_x.ContainsTest.test_in"])
+        self.assertEqual(left_out, {
+            "test_behaviour_x.ContainsTest.test_through_helper": "uses from_value",
+            "test_behaviour_x.ContainsTest.test_by_name": "uses from_name",
+            "test_behaviour_x.ContainsTest.test_backport": "uses backport_only",
+            "test_behaviour_x.MixedTest.test_plain": "uses from_value",
+        })
+
+    def test_the_repositorys_selection_has_tests_of_in(self):
+        selected, left_out = test.fix_only_selection(REPO / "tests")
+        self.assertTrue(any(".ValuesTest." in t for t in selected), selected)
+        self.assertFalse([t for t in selected if "from_value" in t or "from_name" in t])
+        self.assertTrue(left_out)
+
+    def test_fix_only_runner_runs_the_selection_without_the_backport(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "tests/test_behaviour_y.py",
+                  "import unittest, enum_backport\n"
+                  "class T(unittest.TestCase):\n"
+                  "    def test_ok(self): pass\n"
+                  "    def test_uses_backport(self): enum_backport.from_value\n")
+            proc = subprocess.run(
+                [sys.executable, "-c", test.FIX_ONLY_RUNNER, "test_behaviour_y.T.test_ok",
+                 "test_behaviour_y.T.test_uses_backport"], cwd=tmp,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        if "this enum has from_value" in proc.stdout:  # decided in a fresh process
+            self.skipTest("this interpreter's enum has from_value natively")
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("a stand-in on a fix-only interpreter", proc.stdout)
+        self.assertIn("Ran 2 tests", proc.stdout)
 
 
 class PruneTests(unittest.TestCase):

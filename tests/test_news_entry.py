@@ -1,4 +1,4 @@
-"""The CPython change's NEWS entry is one that blurb itself accepts.
+"""The CPython change's NEWS entries, one per PR, are ones that blurb itself accepts.
 
 CPython's release tooling reads Misc/NEWS.d/next/<section>/ with blurb, so
 the entry is checked by blurb's own parser rather than by a copy of its
@@ -29,11 +29,13 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NEXT_DIR = os.path.join(REPO_ROOT, 'Misc', 'NEWS.d', 'next')
 SECTION = 'Library'
 
-# What `blurb add` names a file: <date-time>.gh-issue-<number>.<nonce>.rst
+# What `blurb add` names a file, <date-time>.gh-issue-<number>.<nonce>.rst,
+# but with the PR (fix or feature) as the nonce (tools/cpython/change.py);
+# tools/cpython_change.py patch gives each a real number and nonce.
 NEXT_NAME = re.compile(
     r'\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}'
     r'\.gh-issue-(?P<issue>[1-9]\d*)'
-    r'\.(?P<nonce>[A-Za-z0-9_-]{6})\.rst'
+    r'\.(?P<nonce>fix|feature)\.rst'
 )
 
 
@@ -48,11 +50,13 @@ def entry_paths():
 class NewsEntryLayoutTests(unittest.TestCase):
     """What does not need blurb: where the entry is and what it is called."""
 
-    def test_one_entry_in_the_library_section(self):
+    def test_one_entry_per_pr_in_the_library_section(self):
         paths = entry_paths()
-        self.assertEqual(len(paths), 1, paths)
-        self.assertEqual(os.path.dirname(paths[0]),
-                         os.path.join(NEXT_DIR, SECTION))
+        self.assertEqual(len(paths), 2, paths)
+        for path in paths:
+            self.assertEqual(os.path.dirname(path), os.path.join(NEXT_DIR, SECTION))
+        self.assertEqual(sorted(NEXT_NAME.fullmatch(os.path.basename(p)).group('nonce')
+                                for p in paths), ['feature', 'fix'])
 
     def test_file_name_is_the_one_blurb_add_makes(self):
         for path in entry_paths():
@@ -84,8 +88,12 @@ class NewsEntryBlurbTests(unittest.TestCase):
                 issue = NEXT_NAME.fullmatch(os.path.basename(path)).group('issue')
                 self.assertEqual(metadata['section'], SECTION)
                 self.assertEqual(metadata['gh-issue'], issue)
-                self.assertIn(':meth:`enum.EnumType.from_value`', body)
-                self.assertIn(':meth:`enum.EnumType.from_name`', body)
+                if NEXT_NAME.fullmatch(os.path.basename(path)).group('nonce') == 'feature':
+                    self.assertIn(':meth:`enum.EnumType.from_value`', body)
+                    self.assertIn(':meth:`enum.EnumType.from_name`', body)
+                else:  # the fix is backported: it may not name the feature
+                    self.assertNotIn('from_value', body)
+                    self.assertNotIn('from_name', body)
 
     def test_entry_is_one_paragraph_as_blurb_writes_it(self):
         for path in entry_paths():

@@ -1,24 +1,36 @@
 #!/usr/bin/env python3
 """Apply and prove this project's change to CPython, on every base there is here.
 
-The repository holds the change as CPython lays out its tree: under Lib/,
-Doc/ and Misc/ a file ``X.diff`` is a unified diff against CPython 3.13.5's
-``X``, and any other file is a new file.  A *base* is a tree of CPython
-files plus the interpreter that runs them (tools/cpython/base.py):
+The change is two pull requests, as CPython takes them: the FIX (`in` by
+hash and without side effects, the constructor's equality fixes; for main
+and the 3.15 and 3.14 branches) and the FEATURE (EnumType.from_value() and
+from_name(); main only), which applies on top of the fix.  The repository
+holds them as CPython lays out its tree: under Lib/, Doc/ and Misc/,
+``X.fix.diff`` is a unified diff against CPython 3.13.5's ``X`` and
+``X.feature.diff`` one against ``X`` with the fix; the NEWS entries are
+the new files, their blurb nonce naming their PR (tools/cpython/change.py).
+A *base* is a tree of CPython files plus the interpreter that runs them
+(tools/cpython/base.py):
 
-    3.13.5   the release tarball, built from source (stock and patched)
+    3.13.5   the release tarball, built from source (stock, fix, fix+feature)
     3.14     Debian unstable's binary, Lib files from its packages
     3.15     the same, and its debug build for the refleak runs
 
-`all` runs the stages in order, each a module of tools/cpython/:
+Every stage proves the fix alone and the fix with the feature.  `all` runs
+the stages in order, each a module of tools/cpython/:
 
     obtain   the 3.13.5 tarball; the Debian root (made in the background)
-    build    stock 3.13.5, then patched 3.13.5 from a copy of the stock tree
+    build    stock 3.13.5, then fix and fix+feature from copies of it
     carry    the Lib diffs merged 3-way (base 3.13.5) onto 3.14's and 3.15's
-    test     stdlib suites and this project's tests on each patched base,
-             then `-R 3:3 test_enum` on 3.15's debug build, merged and stock
+    test     stdlib suites, this project's tests, and each interpreter's own
+             stock test_enum.py on each patched interpreter, then `-R 3:3
+             test_enum` on 3.15's debug build (fix, fix+feature, stock)
     docs     html (stock and patched), doctests, sphinx-lint, whitespace, blurb
-    patch    the git-am patch: Lib/ against the newest base, the rest 3.13.5
+    patch    the series 0001 (fix) 0002 (feature), made and checked with
+             stand-in numbers in a scratch directory, then thrown away
+
+`patch --fix-issue N --feature-issue M --author 'Name <email>' --output DIR`
+writes the series for real, with each PR's GitHub issue and PR description.
 
 Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
 (default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
@@ -35,11 +47,14 @@ import threading
 import time
 from pathlib import Path
 
-from cpython import apply, build, change, docs, obtain, patch, test
+from cpython import apply, build, change, docs, obtain, patch, test, texts
 from cpython.base import RUN_DIR, SourceBase
 from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
+ENUMS = (change.FIX, change.BOTH)  # what each base is proven with
+# `all` checks the series with these, in a scratch directory it deletes.
+PROOF_AUTHOR = "proof only, not for pasting <proof-only@invalid>"
 
 
 class Run:
@@ -59,6 +74,9 @@ class Run:
     def files(self):
         return change.collect(self.change_dir)
 
+    def files_of(self, prs):
+        return change.collect(self.change_dir, prs)
+
     def newer(self):
         """The Debian bases, described (their exact versions) once."""
         if self._newer is None:
@@ -76,14 +94,17 @@ class Run:
                             ", ".join([self.source.version] + [b.name for b in self.newer()])))
         return chosen
 
-    def carried(self, base):
-        """The Lib files of the change merged onto BASE, kept in the cache."""
-        files = self.files
+    def carried(self, base, prs=change.BOTH):
+        """The Lib files of PRS merged onto BASE, kept in the cache."""
+        files = self.files_of(prs)
         stock = base.read([f.path for f in files if f.is_lib and f.is_diff])
-        key = short_key({"change": change.digest(self.change_dir),
+        key = short_key({"change": change.digest(self.change_dir, prs),
                          "base": {p: hashlib.sha256(d).hexdigest() for p, d in stock.items()}})
-        return apply.carry(files, base, self.source,
-                           self.cache / "merged" / ("%s-%s" % (base.version, key)))
+        return apply.carry(files, base, self.source, self.cache / "merged" / (
+            "%s-%s-%s" % (base.version, change.label(prs), key)))
+
+    def standins(self):
+        return set(change.standin_issues(self.files).values())
 
 
 def cmd_fetch(run):
@@ -92,61 +113,97 @@ def cmd_fetch(run):
 
 
 def cmd_apply(run):
-    """Apply the change to --tree: exactly where it applies, else by a 3-way merge."""
-    apply.apply_change(run.args.tree, run.files, run.source, issue=run.args.issue)
+    """Apply the fix and the feature (or --fix-only) to --tree: exactly, else 3-way."""
+    prs = change.FIX if run.args.fix_only else change.BOTH
+    issues = {}
+    for pr, number in (("fix", run.args.fix_issue), ("feature", run.args.feature_issue)):
+        if number is not None:
+            patch.check_issue("--%s-issue" % pr, number, run.standins())
+            if pr in prs:
+                issues[pr] = number
+    apply.apply_change(run.args.tree, run.files_of(prs), run.source, issues=issues)
+
+
+def build_of(run, kind):
+    """The 3.13.5 interpreter KIND: stock, fix (the fix alone) or patched (fix+feature)."""
+    if kind == "stock":
+        return build.stock(run.source, run.args.jobs)
+    return build.patched(run.source, run.change_dir, run.args.jobs,
+                         change.FIX if kind == "fix" else change.BOTH)
 
 
 def cmd_build(run):
-    """Build stock and/or patched 3.13.5 (default: both); print the interpreter paths."""
-    kinds = [k for k in ("stock", "patched") if getattr(run.args, k)] or ["stock", "patched"]
+    """Build stock, fix-only and fix+feature 3.13.5 (default: all); print the interpreter paths.
+
+    --patched is the fix with the feature (what benchmarks/run.py measures).
+    """
+    kinds = [k for k in ("stock", "fix", "patched") if getattr(run.args, k)] or [
+        "stock", "fix", "patched"]
     for kind in kinds:
-        python = (build.stock(run.source, run.args.jobs) if kind == "stock"
-                  else build.patched(run.source, run.change_dir, run.args.jobs))
+        python = build_of(run, kind)
         run.versions[run.source.version] = run.source.describe(python)
         print(python, flush=True)
 
 
 def cmd_carry(run):
-    """Merge the Lib diffs onto each newer base's files; print where they are."""
+    """Merge each PR set's Lib diffs onto each newer base's files; print where they are."""
     for base in run.pick(run.args.base):
-        print(Path(next(iter(run.carried(base).values()))).parents[1], flush=True)
+        for prs in ENUMS:
+            print(Path(next(iter(run.carried(base, prs).values()))).parents[1], flush=True)
 
 
 def cmd_test(run):
-    """Prove the change on each base, and check 3.15's debug build for refleaks.
+    """Prove the fix alone and the fix with the feature on each base; refleaks on 3.15-dbg.
 
-    The bases are tested side by side (their suites wait more than they
-    compute: test_socket alone waits a minute), each with regrtest -jN.
+    Every patched interpreter (two per base) is tested side by side with the
+    others (their suites wait more than they compute: test_socket alone
+    waits a minute), each with regrtest -jN.
     """
     names, jobs = run.args.base, []
+    ledger = texts.load_ledger()
     if names is None or run.source.version in names:
-        python = build.patched(run.source, run.change_dir, run.args.jobs)
-        run.versions[run.source.version] = run.source.describe(python)
-        jobs.append((run.source.version, lambda out: prove_source(run, python, out)))
+        for prs in ENUMS:
+            python = build.patched(run.source, run.change_dir, run.args.jobs, prs)
+            run.versions[run.source.version] = run.source.describe(python)
+            jobs.append(("%s %s" % (run.source.version, change.label(prs)),
+                         lambda out, p=python, e=prs: prove_source(run, p, e, ledger, out)))
     for base in run.pick(names):
-        merged = run.carried(base)
-        jobs.append((base.version, lambda out, b=base, m=merged: prove_debian(run, b, m, out)))
+        merged = {}
+        for prs in ENUMS:
+            merged[change.label(prs)] = run.carried(base, prs)
+            jobs.append(("%s %s" % (base.version, change.label(prs)),
+                         lambda out, b=base, m=merged[change.label(prs)], e=prs:
+                         prove_debian(run, b, m, e, ledger, out)))
         if base.debug_python:
             jobs.append(("refleaks " + base.version,
                          lambda out, b=base, m=merged: test.refleaks(b, m, out)))
     side_by_side(jobs)
 
 
-def prove_source(run, python, out):
-    say("=== %s: %s ===" % (run.source.version, run.versions[run.source.version]), out)
+def prove_source(run, python, prs, ledger, out):
+    say("=== %s with %s: %s ===" % (run.source.version, change.label(prs),
+                                    run.versions[run.source.version]), out)
     root = python.parents[2]
+    interp = run.source.interpreter(python)
     with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
-        test.prove(run.source.interpreter(python), root / "src" / "Lib" / "enum.py",
+        test.prove(interp, root / "src" / "Lib" / "enum.py",
                    run.checkout, run.cache / "venvs" / ("native-" + root.name),
-                   run.args.jobs, work_dir=work, out=out)
+                   run.args.jobs, work_dir=work, out=out, prs=prs)
+        stock_test = run.source.read(["Lib/test/test_enum.py"])["Lib/test/test_enum.py"]
+        test.stock_tests(interp, stock_test, run.source.name, prs, ledger, work, out=out)
 
 
-def prove_debian(run, base, merged, out):
-    say("=== %s: %s ===" % (base.version, run.versions[base.name]), out)
+def prove_debian(run, base, merged, prs, ledger, out):
+    say("=== %s with %s: %s ===" % (base.version, change.label(prs), run.versions[base.name]),
+        out)
     with base.interpreter(overlay=merged, binds={run.checkout: run.checkout}) as interp:
         test.prove(interp, merged["Lib/enum.py"], run.checkout,
                    run.cache / "venvs" / ("native-python%s" % base.version),
-                   run.args.jobs, work_dir=RUN_DIR, out=out)
+                   run.args.jobs, work_dir=RUN_DIR, out=out, prs=prs)
+        host_run_dir = next(h for h, inside in interp.binds.items() if inside == RUN_DIR)
+        stock_test = base.read(["Lib/test/test_enum.py"])["Lib/test/test_enum.py"]
+        test.stock_tests(interp, stock_test, base.name, prs, ledger, host_run_dir, RUN_DIR,
+                         out=out)
 
 
 def cmd_docs(run):
@@ -158,32 +215,67 @@ def cmd_docs(run):
 
 def start_html(run):
     """Start the html builds of docs, to run beside the test stage."""
-    run.html = docs.Html(build.stock(run.source, run.args.jobs),
-                         build.patched(run.source, run.change_dir, run.args.jobs),
+    run.html = docs.Html(build_of(run, "stock"), build_of(run, "patched"),
                          run.cache, run.args.jobs)
 
 
 def cmd_patch(run):
-    """Write the git-am patch: Lib/ against the newest base, the rest against 3.13.5."""
-    files = run.files
-    issue = run.args.issue if run.args.issue is not None else change.issue_of(files)
-    if issue is None:
-        raise ToolError("no issue number: pass --issue N")
-    output = Path(run.args.output or run.cache / "patches" / ("gh-%d.patch" % issue))
+    """Write the series DIR/0001 (fix), DIR/0002 (feature) and each PR's issue and PR text.
+
+    Lib/ against the newest base, the rest against 3.13.5; prints DIR.
+    """
+    args = run.args
+    issues = dict(zip(("fix", "feature"), patch.check_issues(
+        args.fix_issue, args.feature_issue, run.standins())))
+    patch.check_author(args.author)
+    if not args.output:
+        raise ToolError("say where to write the series: --output DIR")
+    output = Path(args.output).expanduser().resolve()
+    make_series(run, issues, args.author, output, proof_only=False)
+    print(output, flush=True)
+
+
+def make_series(run, issues, author, output, proof_only):
+    """The series into OUTPUT, Lib/ against --lib-base (default the newest base)."""
+    fields = patch.fields(issues["fix"], issues["feature"], author, texts.load_ledger(),
+                          run.checkout / "benchmarks" / "results.rst", proof_only=proof_only)
     if run.args.lib_base == run.source.version:
+        newer, lib_base = [], run.source
         with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
             merged = {}
-            for item in files:
-                if item.is_lib and item.is_diff:
-                    merged[item.path] = Path(scratch) / item.path.replace("/", "_")
-                    merged[item.path].write_bytes(apply.patched(
-                        run.source.read([item.path])[item.path], item))
-            patch.write(files, run.source, run.source, merged, output, issue, run.args.author)
-    else:
-        lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
-        patch.write(files, run.source, lib_base, run.carried(lib_base), output, issue,
-                    run.args.author)
-    print(output, flush=True)
+            for prs in ENUMS:
+                label = change.label(prs)
+                merged[label] = {}
+                for path, items in change.diffs_by_path(
+                        [f for f in run.files_of(prs) if f.is_lib]).items():
+                    target = Path(scratch) / label / path.replace("/", "_")
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(apply.patched(run.source.read([path])[path], items))
+                    merged[label][path] = target
+            say("Lib/ against %s (no newer base asked for): 0001 is not tried on 3.14 "
+                "and 3.15" % run.source.version)
+            return patch.write_series(run.change_dir, run.source, lib_base, merged, output,
+                                      issues, author, fields, newer, proof_only=proof_only)
+    newer = run.pick(None)
+    lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
+    merged = {change.label(prs): run.carried(lib_base, prs) for prs in ENUMS}
+    return patch.write_series(run.change_dir, run.source, lib_base, merged, output, issues,
+                              author, fields, newer, proof_only=proof_only)
+
+
+def cmd_patch_proof(run):
+    """The series made and checked with stand-in numbers, in a directory then deleted.
+
+    What a contributor pastes comes only from `patch` with real numbers.
+    """
+    issues = {pr: number for pr, number in change.standin_issues(run.files).items()}
+    if set(issues) != {"fix", "feature"}:
+        raise ToolError("each PR needs a NEWS entry with a stand-in number (found: %s)"
+                        % (", ".join(sorted(issues)) or "none"))
+    with tempfile.TemporaryDirectory(prefix="cpython-series-proof-") as scratch:
+        make_series(run, issues, PROOF_AUTHOR, Path(scratch) / "series", proof_only=True)
+    say("series proof done; its stand-in-numbered output is deleted (write the real one "
+        "with `patch --fix-issue N --feature-issue M --author 'Name <email>' --output DIR`)")
 
 
 def cmd_versions(run):
@@ -204,11 +296,12 @@ def print_versions(run):
 def cmd_all(run):
     """obtain, build, test (carry included), docs, patch; stop at the first failure."""
     steps = [("fetch", cmd_fetch),
-             ("build stock", lambda r: build.stock(r.source, r.args.jobs)),
-             ("build patched", lambda r: build.patched(r.source, r.change_dir, r.args.jobs)),
+             ("build stock", lambda r: build_of(r, "stock")),
+             ("build fix", lambda r: build_of(r, "fix")),
+             ("build fix+feature", lambda r: build_of(r, "patched")),
              ("docs html, started", start_html), ("test", cmd_test), ("docs", cmd_docs),
-             ("patch", cmd_patch)]
-    run.args.output = run.args.author = run.args.base = run.args.lib_base = None
+             ("patch (proof)", cmd_patch_proof)]
+    run.args.base = run.args.lib_base = None
     # The root is made (once; minutes of downloads) while 3.13.5 builds.
     root = threading.Thread(target=lambda: _quietly(run.newer))
     root.start()
@@ -270,8 +363,10 @@ def make_parser():
                             "source --download-only %s` (needs root)"
                             % (obtain.DEB_SUITE, obtain.DEB_SOURCE_PACKAGE))
     issue = argparse.ArgumentParser(add_help=False)
-    issue.add_argument("--issue", type=int, metavar="N",
-                       help="CPython gh issue number; the NEWS entry is renamed gh-issue-N")
+    issue.add_argument("--fix-issue", type=int, metavar="N",
+                       help="the CPython gh issue of the fix; its NEWS entry is renamed for it")
+    issue.add_argument("--feature-issue", type=int, metavar="M",
+                       help="the CPython gh issue of the feature; likewise")
     bases = argparse.ArgumentParser(add_help=False)
     bases.add_argument("--base", action="append", metavar="NAME",
                        help="only this base (3.13.5, 3.14, 3.15); may be repeated")
@@ -280,6 +375,8 @@ def make_parser():
         prog="cpython_change.py", description=__doc__.split("\n\n")[0],
         epilog="Typical use: `cpython_change.py all --apt-source` (Debian) or "
                "`cpython_change.py all --tarball Python-3.13.5.tar.xz`; "
+               "`cpython_change.py patch --fix-issue N --feature-issue M --author "
+               "'Name <email>' --output DIR` for the patches; "
                "`cpython_change.py apply --tree ~/cpython` for a CPython checkout.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -288,7 +385,7 @@ def make_parser():
         ("build", cmd_build, []), ("carry", cmd_carry, [bases]),
         ("test", cmd_test, [bases]), ("docs", cmd_docs, []),
         ("patch", cmd_patch, [issue]), ("versions", cmd_versions, []),
-        ("all", cmd_all, [fetch, issue]),
+        ("all", cmd_all, [fetch]),
     ]
     for name, function, parents in commands:
         p = sub.add_parser(name, parents=[common] + parents, help=function.__doc__,
@@ -296,14 +393,18 @@ def make_parser():
         p.set_defaults(func=function)
         if name == "apply":
             p.add_argument("--tree", required=True, help="the CPython source tree to change")
+            p.add_argument("--fix-only", action="store_true",
+                           help="apply the fix alone (for a 3.14 or 3.15 branch)")
         elif name == "build":
             p.add_argument("--stock", action="store_true", help="build the stock tree")
-            p.add_argument("--patched", action="store_true", help="build the patched tree")
+            p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")
+            p.add_argument("--patched", action="store_true",
+                           help="build the tree with the fix and the feature")
         elif name == "patch":
-            p.add_argument("-o", "--output", metavar="FILE",
-                           help="where to write it (default: CACHE/patches/gh-N.patch)")
+            p.add_argument("-o", "--output", metavar="DIR",
+                           help="the directory to write the series and texts into (required)")
             p.add_argument("--author", metavar="'NAME <EMAIL>'",
-                           help="patch author (default: git config user.name/user.email)")
+                           help="the patches' author (required; no default)")
             p.add_argument("--lib-base", metavar="NAME",
                            help="the base whose Lib files the patch is made against "
                                 "(default: the newest; 3.13.5 needs no Debian root)")

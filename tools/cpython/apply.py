@@ -7,11 +7,14 @@
   `git merge-file`, whose base is the 3.13.5 file the diff was made against.
   A conflict fails and names the conflicting lines.  Nothing is fuzzed.
 
-A tree gets all of the change or none of it: every result is computed in
-a scratch directory first, and the tree is written only when all succeed.
-The whatsnew entry goes where whatsnew.insert puts it, in the tree's newest
-whatsnew file; for --issue the NEWS entry is renamed and the whatsnew entry's
-:gh: references to the entry's placeholder number follow.
+A file both PRs change gets the fix diff, then the feature diff made
+against the fixed file; for a 3-way merge "the change" is the 3.13.5 file
+with both applied.  A tree gets all of the change or none of it: every
+result is computed in a scratch directory first, and the tree is written
+only when all succeed.  The whatsnew entry goes where whatsnew.insert puts
+it, in the tree's newest whatsnew file; given the PRs' issue numbers, each
+NEWS entry is renamed and the whatsnew entry's :gh: references to the
+feature's stand-in number follow.
 """
 
 import difflib
@@ -43,18 +46,28 @@ def exact_problem(tree, item):
     return None
 
 
-def patched(data, item):
-    """DATA (a file's bytes) with ITEM's diff applied exactly."""
+def patched(data, items):
+    """DATA (a file's bytes) with the diffs ITEMS (one File or a list) applied exactly, in order."""
+    items = [items] if isinstance(items, change.File) else list(items)
     with tempfile.TemporaryDirectory(prefix="cpython-apply-") as scratch:
-        target = Path(scratch) / item.path
+        target = Path(scratch) / items[0].path
         target.parent.mkdir(parents=True)
         target.write_bytes(data)
-        problem = exact_problem(scratch, item)
-        if problem:
-            raise ToolError("%s does not apply exactly to its base:\n    %s"
-                            % (item.source.name, problem))
-        git("apply", item.source.resolve(), cwd=scratch, env=outside_git(scratch))
+        for item in items:
+            problem = exact_problem(scratch, item)
+            if problem:
+                raise ToolError("%s does not apply exactly to its base:\n    %s"
+                                % (item.source.name, problem))
+            git("apply", item.source.resolve(), cwd=scratch, env=outside_git(scratch))
         return target.read_bytes()
+
+
+def _exactly(data, items):
+    """(DATA with ITEMS applied exactly, None), or (None, git's reason why not)."""
+    try:
+        return patched(data, items), None
+    except ToolError as error:
+        return None, str(error).split(":\n    ", 1)[-1]
 
 
 def merge(ours, base, theirs, labels):
@@ -112,27 +125,32 @@ def carry(files, target, source, dest, out=None):
     SOURCE is the 3.13.5 base.  Returns {CPython path: merged file}.
     """
     lib = [f for f in files if f.is_lib]
-    diffs = [f for f in lib if f.is_diff]
-    bases = source.read([f.path for f in diffs])
-    theirs = target.read([f.path for f in diffs])
+    diffs = change.diffs_by_path(lib)
+    bases = source.read(list(diffs))
+    theirs = target.read(list(diffs))
     written, problems = {}, []
     for item in lib:
+        if item.is_diff:
+            continue
         result = Path(dest) / item.path
         result.parent.mkdir(parents=True, exist_ok=True)
-        if not item.is_diff:
-            shutil.copyfile(str(item.source), str(result))
-        else:
-            merged, conflicts = merge(
-                theirs[item.path], bases[item.path], patched(bases[item.path], item),
-                ["%s %s" % (target.version or target.name, item.path),
-                 "%s %s" % (source.version, item.path), "the change"])
-            if conflicts:
-                problems += ["%s: conflict at %s" % (item.path, c) for c in conflicts]
-                continue
-            result.write_bytes(merged)
-            say("%s: merged onto %s's file (3-way, base %s): no conflict"
-                % (item.path, target.version or target.name, source.version), out)
+        shutil.copyfile(str(item.source), str(result))
         written[item.path] = result
+    for path, items in diffs.items():
+        result = Path(dest) / path
+        result.parent.mkdir(parents=True, exist_ok=True)
+        what = change.label([i.pr for i in items])
+        merged, conflicts = merge(
+            theirs[path], bases[path], patched(bases[path], items),
+            ["%s %s" % (target.version or target.name, path),
+             "%s %s" % (source.version, path), "the change (%s)" % what])
+        if conflicts:
+            problems += ["%s: conflict at %s" % (path, c) for c in conflicts]
+            continue
+        result.write_bytes(merged)
+        say("%s (%s): merged onto %s's file (3-way, base %s): no conflict"
+            % (path, what, target.version or target.name, source.version), out)
+        written[path] = result
     if problems:
         raise ToolError("the change does not merge onto %s:\n  %s"
                         % (target.version or target.name, "\n  ".join(problems)))
@@ -156,86 +174,100 @@ def _three_way_bases(tree, source, paths):
         return found
 
 
-def apply_change(tree, files, source, issue=None, exact_only=False, out=None):
-    """Apply FILES (the change) to TREE; return what was done, one line per file.
+def apply_change(tree, files, source, issues=None, exact_only=False, out=None):
+    """Apply FILES (the change: one PR's files, or both PRs') to TREE.
 
-    EXACT_ONLY refuses the 3-way fallback (for 3.13.5 itself).  SOURCE is the
-    3.13.5 base, read for 3-way merges.
+    Returns what was done, one line per file.  EXACT_ONLY refuses the 3-way
+    fallback (for 3.13.5 itself).  SOURCE is the 3.13.5 base, read for
+    3-way merges.  ISSUES ({PR: gh issue number}) renames each NEWS entry.
     """
     tree = Path(tree).resolve()
     if not tree.is_dir():
         raise ToolError("%s is not a directory" % tree)
+    issues = dict(issues or {})
     newest = whatsnew.newest(tree)
-    writes, report, problems, to_merge = {}, [], [], []
-    if issue is not None and not any(f.is_news for f in files):
-        problems.append("--issue given but the change has no %s entry" % change.NEWS_DIR)
+    writes, report, problems, to_merge = {}, [], [], {}
+    news_prs = {f.pr for f in files if f.is_news}
+    for pr in sorted(set(issues) - news_prs):
+        problems.append("an issue number for the %s PR, which has no %s entry here"
+                        % (pr, change.NEWS_DIR))
     for item in files:
-        if not item.is_diff:
-            dest = change.news_path_for_issue(item.path, issue) if (
-                item.is_news and issue is not None) else item.path
-            if (tree / dest).exists():
-                problems.append("%s: already exists" % dest)
-            writes[dest] = item.source.read_bytes()
-            report.append("new file " + dest)
+        if item.is_diff:
             continue
-        if item.is_whatsnew:
+        dest = item.path
+        if item.is_news and item.pr in issues:
+            body = item.source.read_text(encoding="utf-8")
+            dest = change.news_path_for_issue(item.path, issues[item.pr],
+                                              change.blurb_nonce(body))
+        if (tree / dest).exists():
+            problems.append("%s: already exists" % dest)
+        writes[dest] = item.source.read_bytes()
+        report.append("new file %s (%s)" % (dest, item.pr))
+    for path, items in change.diffs_by_path(files).items():
+        what = change.label([i.pr for i in items])
+        if items[0].is_whatsnew:
             if newest is None:
                 problems.append("no Doc/whatsnew/X.Y.rst to put the whatsnew entry in")
                 continue
+            text = writes[newest].decode("utf-8") if newest in writes else (
+                tree / newest).read_text(encoding="utf-8")
             try:
-                text = whatsnew.insert((tree / newest).read_text(encoding="utf-8"),
-                                       change.whatsnew_block(item))
+                for item in items:
+                    text = whatsnew.insert(text, change.whatsnew_block(item))
             except ToolError as error:
                 problems.append("%s: %s" % (newest, error))
                 continue
             writes[newest] = text.encode("utf-8")
-            report.append("whatsnew entry -> %s (enum subsection of Improved modules)"
-                          % newest)
-            if newest != item.path:
+            report.append("whatsnew entry (%s) -> %s (enum subsection of Improved modules)"
+                          % (what, newest))
+            if newest != path:
                 continue
-            # In the diff's own file the diff and the placement must agree.
-            problem = exact_problem(tree, item)
+            # In the diffs' own file the diffs and the placement must agree.
+            done, problem = _exactly((tree / newest).read_bytes(), items)
             if problem is not None and exact_only:
-                problems.append("%s: does not apply exactly:\n    %s" % (item.path, problem))
-            elif problem is None and patched(
-                    (tree / newest).read_bytes(), item) != writes[newest]:
+                problems.append("%s: does not apply exactly:\n    %s" % (path, problem))
+            elif problem is None and done != writes[newest]:
                 problems.append("%s puts the entry elsewhere than the end of the enum "
-                                "subsection, where the tool places it" % item.source.name)
+                                "subsection, where the tool places it"
+                                % ", ".join(i.source.name for i in items))
             continue
-        if not (tree / item.path).is_file():
-            problems.append("%s: not in the tree" % item.path)
+        if not (tree / path).is_file():
+            problems.append("%s: not in the tree" % path)
             continue
-        problem = exact_problem(tree, item)
+        done, problem = _exactly((tree / path).read_bytes(), items)
         if problem is None:
-            writes[item.path] = patched((tree / item.path).read_bytes(), item)
-            report.append("patched %s (exactly)" % item.path)
+            writes[path] = done
+            report.append("patched %s (%s, exactly)" % (path, what))
         elif exact_only:
-            problems.append("%s: does not apply exactly:\n    %s" % (item.path, problem))
+            problems.append("%s: does not apply exactly:\n    %s" % (path, problem))
         else:
-            say("%s: not exactly (%s); merging 3-way" % (item.path, problem), out)
-            to_merge.append(item)
+            say("%s: not exactly (%s); merging 3-way" % (path, problem), out)
+            to_merge[path] = items
     bases = {}
     if to_merge and not problems:
         try:
-            bases = _three_way_bases(tree, source, [f.path for f in to_merge])
+            bases = _three_way_bases(tree, source, list(to_merge))
         except ToolError as error:
             problems.append(str(error))
     if bases:
-        for item in to_merge:
-            merged, conflicts = merge((tree / item.path).read_bytes(), bases[item.path],
-                                      patched(bases[item.path], item),
-                                      ["the tree's " + item.path,
-                                       "%s %s" % (source.version, item.path), "the change"])
-            problems += ["%s: conflict at %s" % (item.path, c) for c in conflicts]
-            writes[item.path] = merged
-            report.append("patched %s (3-way merge, base %s)" % (item.path, source.version))
+        for path, items in to_merge.items():
+            what = change.label([i.pr for i in items])
+            merged, conflicts = merge((tree / path).read_bytes(), bases[path],
+                                      patched(bases[path], items),
+                                      ["the tree's " + path,
+                                       "%s %s" % (source.version, path),
+                                       "the change (%s)" % what])
+            problems += ["%s: conflict at %s" % (path, c) for c in conflicts]
+            writes[path] = merged
+            report.append("patched %s (%s, 3-way merge, base %s)" % (path, what, source.version))
     if problems:
         raise ToolError("nothing was changed in %s:\n  %s" % (tree, "\n  ".join(problems)))
-    placeholder = change.issue_of(files)
-    if issue is not None and newest in writes and placeholder not in (None, issue):
-        # The whatsnew entry names the same gh issue as the NEWS entry.
-        writes[newest] = writes[newest].replace(
-            (":gh:`%d`" % placeholder).encode(), (":gh:`%d`" % issue).encode())
+    if newest in writes:
+        # The whatsnew entry names the same gh issue as its PR's NEWS entry.
+        for pr, standin in change.standin_issues(files).items():
+            if pr in issues and issues[pr] != standin:
+                writes[newest] = writes[newest].replace(
+                    (":gh:`%d`" % standin).encode(), (":gh:`%d`" % issues[pr]).encode())
     for path, data in writes.items():
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         with open(str(tree / path), "wb") as handle:  # keeps an existing file's mode

@@ -1,12 +1,26 @@
-"""The change as the repository holds it.
+"""The change as the repository holds it: two pull requests, the fix and the feature.
 
-Under Lib/, Doc/ and Misc/ a file ``X.diff`` is a unified diff against
-CPython 3.13.5's file ``X``; every other file is a whole new file that goes
-in at its own path.  The whatsnew diff is only a carrier: the block of lines
-it adds is placed into whichever tree is patched (see whatsnew.py), and the
-NEWS entry is renamed for a gh issue on request.
+CPython takes bug fixes on main and its maintenance branches and features
+on main only, so the change is two PRs, the second made on top of the
+first.  Under Lib/, Doc/ and Misc/:
+
+    X.fix.diff       a unified diff against CPython 3.13.5's file X
+    X.feature.diff   a unified diff against X after the fix (3.13.5 + fix)
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       the fix's NEWS entry
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   the feature's
+
+A file only one PR touches has only that PR's diff.  The NEWS entries are
+the only new files; their blurb nonce names the PR, and N and M are
+stand-ins that `patch` replaces (with a real nonce) when it writes the
+patches.  The whatsnew diff is only a carrier: the block of lines it adds
+is placed into whichever tree is patched (see whatsnew.py).
+
+Every function here takes the files of the PRs wanted: `collect(repo,
+FIX)` for the fix alone, `collect(repo)` for both, in order.
 """
 
+import base64
+import hashlib
 import re
 import shutil
 import tempfile
@@ -15,6 +29,9 @@ from pathlib import Path
 from .util import ToolError, git, outside_git, sha256_file
 
 DIRS = ("Lib", "Doc", "Misc")
+PRS = ("fix", "feature")    # in the order they apply
+FIX, BOTH = ("fix",), PRS
+DIFF_NAME_RE = re.compile(r"^(?P<path>.+)\.(?P<pr>fix|feature)\.diff$")
 NEWS_DIR = "Misc/NEWS.d/next/"
 WHATSNEW_RE = re.compile(r"^Doc/whatsnew/(\d+)\.(\d+)\.rst$")
 NEWS_NAME_RE = re.compile(
@@ -22,12 +39,18 @@ NEWS_NAME_RE = re.compile(
     r"(?:gh-issue-(?P<issue>\d+)\.)?(?P<nonce>[A-Za-z0-9_-]+)\.rst$")
 
 
-class File:
-    """One file of the change: the CPython ``path`` it affects and its ``source``."""
+def label(prs):
+    """How a run names the PRs it proves: "fix" or "fix+feature"."""
+    return "+".join(prs)
 
-    def __init__(self, path, source):
+
+class File:
+    """One file of the change: the CPython ``path`` it affects, its ``source``, its PR."""
+
+    def __init__(self, path, source, pr="fix"):
         self.path = path
         self.source = Path(source)
+        self.pr = pr
         self.is_diff = self.source.name.endswith(".diff")
 
     @property
@@ -43,27 +66,67 @@ class File:
         return not self.is_diff and self.path.startswith(NEWS_DIR) and self.path.endswith(".rst")
 
     def __repr__(self):
-        return "File(%r, is_diff=%r)" % (self.path, self.is_diff)
+        return "File(%r, %s, is_diff=%r)" % (self.path, self.pr, self.is_diff)
 
 
-def collect(repo):
-    """Every File under REPO's Lib/, Doc/ and Misc/, sorted by path."""
+def _classify(rel):
+    """A File for the repository file REL (a posix path), or a reason it is none."""
+    match = DIFF_NAME_RE.match(rel)
+    if match:
+        return File(match.group("path"), rel, match.group("pr"))
+    if rel.endswith(".diff"):
+        return ("%s: a diff must say its PR: %s.fix.diff (against 3.13.5) or "
+                "%s.feature.diff (against 3.13.5 + fix)" % (rel, rel[:-5], rel[:-5]))
+    name = NEWS_NAME_RE.match(rel.rsplit("/", 1)[-1])
+    if rel.startswith(NEWS_DIR) and name and name.group("nonce") in PRS:
+        return File(rel, rel, name.group("nonce"))
+    return ("%s: a new file must be a NEWS entry whose blurb nonce names its PR "
+            "(%sSECTION/DATE.gh-issue-N.fix.rst or .feature.rst)" % (rel, NEWS_DIR))
+
+
+def collect(repo, prs=BOTH):
+    """The Files of the PRs PRS under REPO's Lib/, Doc/ and Misc/.
+
+    Sorted by path, a path's fix diff before its feature diff (the order
+    they apply in).  A file that fits neither PR's naming is an error.
+    """
     repo = Path(repo)
-    files = []
+    unknown = set(prs) - set(PRS)
+    if unknown or not prs:
+        raise ToolError("no such PR: %s (there are %s)" % (", ".join(sorted(unknown)) or "none",
+                                                        ", ".join(PRS)))
+    files, problems = [], []
     for top in DIRS:
         for source in sorted((repo / top).rglob("*")) if (repo / top).is_dir() else ():
             rel = source.relative_to(repo)
             if source.is_file() and not any(p.startswith(".") or p == "__pycache__"
                                             for p in rel.parts):
-                path = rel.as_posix()
-                files.append(File(path[:-len(".diff")] if path.endswith(".diff") else path,
-                                  source))
+                found = _classify(rel.as_posix())
+                if isinstance(found, str):
+                    problems.append(found)
+                else:
+                    found.source = source
+                    files.append(found)
+    if problems:
+        raise ToolError("the change is not laid out as two PRs:\n  " + "\n  ".join(problems))
     if not files:
         raise ToolError("no diffs or new files under %s/{%s}" % (repo, ",".join(DIRS)))
     for item in files:
         if item.is_diff:
             check_header(item)
-    return sorted(files, key=lambda f: f.path)
+    chosen = [f for f in files if f.pr in prs]
+    if not chosen:
+        raise ToolError("the %s PR has no files under %s" % (label(prs), repo))
+    return sorted(chosen, key=lambda f: (f.path, PRS.index(f.pr)))
+
+
+def diffs_by_path(files):
+    """{CPython path: [its diffs, in the order they apply]} of FILES' diffs."""
+    found = {}
+    for item in files:
+        if item.is_diff:
+            found.setdefault(item.path, []).append(item)
+    return found
 
 
 def check_header(item):
@@ -83,10 +146,10 @@ def _numstat(item):
                env=outside_git(where)).stdout
 
 
-def digest(repo):
-    """What a patched tree depends on: every change file's path and content hash."""
+def digest(repo, prs=BOTH):
+    """What a tree patched with PRS depends on: their files' paths and content hashes."""
     return [[f.source.relative_to(repo).as_posix(), sha256_file(f.source)]
-            for f in collect(repo)]
+            for f in collect(repo, prs)]
 
 
 def snapshot(repo, dest):
@@ -128,18 +191,26 @@ def news_issue(path):
     return int(match.group("issue")) if match and match.group("issue") else None
 
 
-def news_path_for_issue(path, issue):
-    """PATH renamed the way blurb names an entry for gh issue ISSUE."""
+def news_path_for_issue(path, issue, nonce=None):
+    """PATH renamed the way blurb names an entry for gh issue ISSUE (and NONCE)."""
     folder, name = path.rsplit("/", 1)
     match = NEWS_NAME_RE.match(name)
     if match is None:
         raise ToolError("%s: not a blurb-style name (DATE.gh-issue-N.NONCE.rst)" % path)
     return "%s/%s.gh-issue-%d.%s.rst" % (folder, match.group("date"), int(issue),
-                                         match.group("nonce"))
+                                         nonce or match.group("nonce"))
 
 
-def issue_of(files):
-    """The issue number in the change's NEWS entry name, or None."""
-    numbers = [news_issue(f.path) for f in files if f.is_news]
-    numbers = [n for n in numbers if n is not None]
-    return numbers[0] if numbers else None
+def blurb_nonce(body):
+    """The nonce blurb gives an entry: six URL-safe base64 characters of its md5."""
+    digest = hashlib.md5(body.encode("utf-8")).digest()
+    return base64.urlsafe_b64encode(digest)[:6].decode("ascii")
+
+
+def standin_issues(files):
+    """{PR: the stand-in gh issue number in its NEWS entry's name}."""
+    found = {}
+    for item in files:
+        if item.is_news and news_issue(item.path) is not None:
+            found[item.pr] = news_issue(item.path)
+    return found

@@ -108,7 +108,12 @@ def normalised_warnings(text, doc_dir):
 def changed_paths(files, tree):
     """The paths in TREE that the change edits or adds."""
     newest = whatsnew.newest(tree)
-    return [newest if f.is_whatsnew else f.path for f in files]
+    paths = []
+    for f in files:  # a path both PRs change once
+        path = newest if f.is_whatsnew else f.path
+        if path not in paths:
+            paths.append(path)
+    return paths
 
 
 def whitespace_problems(stock_tree, tree, paths):

@@ -1,111 +1,242 @@
-"""Write the change as one `git am` patch, with a CPython-style commit message.
+"""Write the change as a git format-patch series: 0001 the fix, 0002 the feature.
 
-The patch is made against the closest thing to main that exists here:
-Lib/ files against the newest base's (Debian's 3.15, with the Lib diffs
-carried onto it by the 3-way merge), everything else against 3.13.5's tree,
-the newest whole Doc tree there is.  In a scratch repository:
+The series is made against the closest thing to main that exists here:
+Lib/ files against the newest base's (Debian's 3.15, with each PR's Lib
+diffs carried onto it by the 3-way merge), everything else against
+3.13.5's tree, the newest whole Doc tree there is.  In a scratch repository:
 
-    commit 1  3.13.5's tree as released
-    commit 2  the same, with the newest base's Lib files the change touches
-    commit 3  the change (`git format-patch --full-index` of this one)
+    commit A  3.13.5's tree as released
+    commit B  the same, with the newest base's Lib files the change touches
+    commit 1  the fix: its Lib files merged onto B's, its other files, its
+              NEWS entry named for the real issue with a blurb nonce
+    commit 2  the feature on top: the same for its files, the whatsnew entry
 
-Its index lines name the newest base's blobs for Lib/ and 3.13.5's for the
-rest, which is what lets `git am -3` merge it in a CPython clone whose main
-has moved on.  Both are checked here: `git am` onto commit 2 gives commit
-3's tree, and `git am -3` onto commit 1, whose Lib files differ from the
-patch's context as main's do, merges without a conflict.
+`git format-patch --full-index B..2` gives 0001 and 0002.  Their index
+lines name the newest base's blobs for Lib/ and 3.13.5's for the rest,
+which is what lets `git am -3` merge them in a CPython clone whose main has
+moved on.  Checked here: `git am` of both onto B gives commit 2's tree;
+`git am -3` of both onto A merges without a conflict; and 0001 alone goes
+onto every newer base's Lib files (3.14's and 3.15's: the fix is a bug fix,
+backported to both), by `git am`, else by `git am -3`, said which.
+
+Beside the patches the directory gets each PR's GitHub issue and PR
+description, filled (texts.py).  Nothing is written unless all of it was
+made and checked.  Real issue numbers and a real author are required:
+`check_issues` and `check_author` say in one line what is wrong.
 """
 
+import io
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
-from . import apply
-from .util import ToolError, git, run, say
+from . import apply, change, texts
+from .util import ToolError, git, say
 
-SUBJECT = "gh-{issue}: Add EnumType.from_value() and EnumType.from_name()"
-BODY = """\
-Enum classes get two lookups on the metaclass.  from_value() finds a
-member by value exactly as the constructor does, and from_name() finds
-a member by name, aliases included.  Both raise ValueError on a miss,
-or return the default when one is given, so code that checks input no
-longer needs try/except, and from_name() never returns a method or
-descriptor the way getattr() can.
+# GitHub numbers CPython's issues and PRs together; blurb refuses numbers
+# below its first GitHub issue, and no number near a million has been
+# given yet (about 150,000 by 2026), so such a number is a stand-in.
+LOWEST_ISSUE = 32426
+HIGHEST_PLAUSIBLE_ISSUE = 999999
+# RFC 2606 and RFC 6761 names: addresses no one reads.
+PLACEHOLDER_DOMAIN_RE = re.compile(
+    r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost|local)$", re.I)
+OUTPUTS = {("fix", "issue.md"): "fix-issue.md", ("fix", "pr.md"): "fix-pr.md",
+           ("feature", "issue.md"): "feature-issue.md",
+           ("feature", "pr.md"): "feature-pr.md"}
+SERIES_RE = re.compile(r"^\d{4}-.*\.patch$")
 
-`value in EnumCls` no longer has side effects: unhashable probes are
-compared by equality instead of raising, and a Flag value is checked
-without creating and caching a pseudo-member.  The constructor shares
-the value lookup with from_value(), so an equal hashable probe now
-finds a member whose value is unhashable.
-"""
-FALLBACK_AUTHOR = "enum-from-value contributors <enum-from-value@example.invalid>"
+def check_issue(name, number, standins=()):
+    """NUMBER, the option NAME's gh issue, unless it is obviously not one (ToolError)."""
+    if number in standins:
+        raise ToolError("%s %d is this repository's stand-in number, not a CPython issue"
+                        % (name, number))
+    if not LOWEST_ISSUE <= number <= HIGHEST_PLAUSIBLE_ISSUE:
+        raise ToolError("%s %d cannot be a CPython issue (GitHub numbers run from %d "
+                        "and have not reached %d)" % (name, number, LOWEST_ISSUE,
+                                                      HIGHEST_PLAUSIBLE_ISSUE + 1))
+    return number
 
 
-def commit_message(issue):
-    return SUBJECT.format(issue=issue) + "\n\n" + BODY
+def check_issues(fix_issue, feature_issue, standins=()):
+    """The two gh issue numbers, or ToolError saying in one line what is wrong."""
+    if fix_issue is None or feature_issue is None:
+        raise ToolError("give both PRs' CPython issue numbers: --fix-issue N --feature-issue M")
+    check_issue("--fix-issue", fix_issue, standins)
+    check_issue("--feature-issue", feature_issue, standins)
+    if fix_issue == feature_issue:
+        raise ToolError("--fix-issue and --feature-issue are both %d: the fix (backported) "
+                        "and the feature (main only) need an issue each" % fix_issue)
+    return fix_issue, feature_issue
 
 
-def author_of(author=None):
-    """(name, email) from AUTHOR, else the user's git identity, else a placeholder."""
-    if author is None:
-        # The user's own configuration, which git() leaves out on purpose.
-        name = run(["git", "config", "user.name"], check=False).stdout.strip()
-        email = run(["git", "config", "user.email"], check=False).stdout.strip()
-        author = "%s <%s>" % (name, email) if name and email else FALLBACK_AUTHOR
-    match = re.match(r"^(.*?)\s*<(.*)>$", author)
+def check_author(author):
+    """(name, email) of AUTHOR, 'Name <email>'; ToolError in one line if it is not real."""
+    if not author:
+        raise ToolError("give the author: --author 'Name <email>'")
+    match = re.match(r"^\s*([^<>]*?)\s*<([^<>@\s]+)@([^<>@\s]+)>\s*$", author)
     if match is None or not match.group(1):
-        raise ToolError("--author must look like 'Name <email>'")
-    return match.group(1), match.group(2)
+        raise ToolError("--author must look like 'Name <email>', not %r" % author)
+    name, local, domain = match.groups()
+    if PLACEHOLDER_DOMAIN_RE.search(domain.rstrip(".")) or "." not in domain:
+        raise ToolError("--author's address %s@%s is a placeholder; give a real one"
+                        % (local, domain))
+    return name, "%s@%s" % (local, domain)
 
 
-def write(files, source, lib_base, merged, output, issue, author=None):
-    """Write the patch to OUTPUT; LIB_BASE's Lib files, MERGED the change's onto them."""
-    name, email = author_of(author)
+def fields(fix_issue, feature_issue, author, ledger, results_rst, proof_only=False):
+    """The fields texts/ may use (texts.FIELDS), filled.
+
+    PROOF_ONLY takes AUTHOR as it is (the `all` run's stand-in).
+    """
+    name, email = (re.match(r"^(.*?)\s*<(.*)>$", author).groups() if proof_only
+                   else check_author(author))
+    return {"fix_issue": fix_issue, "feature_issue": feature_issue,
+            "author": "%s <%s>" % (name, email), "author_name": name, "author_email": email,
+            "in_benchmark_table": texts.in_benchmark_table(results_rst),
+            "stock_test_failures": texts.ledger_markdown(ledger)}
+
+
+def extra_patches(series_dir, issues, author):
+    """HOOK for the typeshed patch (tools/cpython/typeshed.py, written elsewhere).
+
+    Called after 0001 and 0002 are written and checked in SERIES_DIR (a
+    scratch directory copied to the output only when everything passed).
+    Return [(file name, bytes)] to write beside them -- e.g. the typeshed
+    change of stdlib/enum.pyi as "typeshed-enum.pyi.patch" or as
+    "0003-....patch" if it is to travel in the series -- after checking it.
+    Nothing yet.
+    """
+    return []
+
+
+def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
+                 newer=(), texts_dir=texts.TEXTS, proof_only=False):
+    """Write 0001 (fix) and 0002 (feature) and the PRs' texts into OUTPUT.
+
+    REPO holds the change files; MERGED is {"fix": {path: file},
+    "fix+feature": {path: file}}, the Lib files of each merged onto
+    LIB_BASE's; NEWER the newer bases whose Lib files 0001 must go onto.
+    ISSUES is {"fix": N, "feature": M}.  PROOF_ONLY skips the checks of
+    real numbers and author (the `all` run's stand-ins): its OUTPUT must be
+    a scratch directory no one pastes from.  Returns the files written.
+    """
+    if not proof_only:
+        check_issues(issues["fix"], issues["feature"],
+                     set(change.standin_issues(change.collect(repo)).values()))
+    name, email = (check_author(author) if not proof_only
+                   else re.match(r"^(.*?)\s*<(.*)>$", author).groups())
+    filled = texts.filled_texts(fields_, texts_dir)
+    ledger = texts.load_ledger(texts_dir)
+    texts.check_ledger_named(ledger, filled[("fix", "pr.md")])
     identity = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
                 "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
-    lib = [f.path for f in files if f.is_lib and f.is_diff]
+    everything = change.collect(repo)
+    lib = sorted(change.diffs_by_path([f for f in everything if f.is_lib]))
+    output = Path(output)
+    if output.exists() and not output.is_dir():
+        raise ToolError("%s exists and is not a directory" % output)
+    others = sorted(p.name for p in output.glob("*.patch")) if output.is_dir() else []
+    strays = [n for n in others if not SERIES_RE.match(n)]
+    if strays:
+        raise ToolError("%s already holds other patches (%s); give an empty directory"
+                        % (output, ", ".join(strays)))
     with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
         tree = source.extract(Path(scratch) / "cpython")
         env = dict(os.environ, GIT_CEILING_DIRECTORIES=scratch, **identity)
 
         def commit(message):
             git("add", "-A", "-f", cwd=tree, env=env)
-            git("commit", "-q", "--allow-empty", "-m", message, cwd=tree, env=env)
+            git("commit", "-q", "--allow-empty", "-F", "-", cwd=tree, env=env, input=message)
             return git("rev-parse", "HEAD", cwd=tree, env=env).stdout.strip()
+
+        def tree_of(rev):
+            return git("rev-parse", rev + "^{tree}", cwd=tree, env=env).stdout.strip()
 
         git("init", "-q", cwd=tree, env=env)
         released = commit("Python %s" % source.version)
         for path, data in lib_base.read(lib).items():
             (tree / path).write_bytes(data)
         base = commit("%s from %s" % (", ".join(lib), lib_base.version))
-        for path in lib:
-            (tree / path).write_bytes(Path(merged[path]).read_bytes())
-        apply.apply_change(tree, [f for f in files if not (f.is_lib and f.is_diff)],
-                           source, issue=issue, exact_only=True)
-        message = Path(scratch) / "message"
-        message.write_text(commit_message(issue))
-        git("add", "-A", "-f", cwd=tree, env=env)
-        git("commit", "-q", "-F", message, cwd=tree, env=env)
-        want = git("rev-parse", "HEAD^{tree}", cwd=tree, env=env).stdout.strip()
-        text = git("format-patch", "-1", "--stdout", "--stat", "--full-index", "HEAD",
-                   cwd=tree, env=env).stdout
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text)
-        blobs = re.findall(r"^diff --git a/(\S+) .*\nindex ([0-9a-f]+)\.\.", text, re.M)
+        for pr, label in (("fix", "fix"), ("feature", "fix+feature")):
+            for path in lib:
+                if path in merged[label]:
+                    (tree / path).write_bytes(Path(merged[label][path]).read_bytes())
+            apply.apply_change(tree, [f for f in everything
+                                      if f.pr == pr and not (f.is_lib and f.is_diff)],
+                               source, issues={pr: issues[pr]}, exact_only=True,
+                               out=io.StringIO())
+            commit(filled[(pr, "commit.txt")])
+        want = tree_of("HEAD")
+        series_dir = Path(scratch) / "series"
+        git("format-patch", "-q", "--full-index", "--stat", "-o", series_dir,
+            "%s..HEAD" % base, cwd=tree, env=env)
+        series = sorted(series_dir.glob("*.patch"))
+        if [p.name[:5] for p in series] != ["0001-", "0002-"]:
+            raise ToolError("format-patch wrote %s, not 0001 and 0002"
+                            % ", ".join(p.name for p in series))
+        text = "".join(p.read_text() for p in series)
+        left = texts.LEFT_FIELD_RE.findall(text)
+        if left:
+            raise ToolError("the patches hold unfilled fields: %s" % ", ".join(sorted(set(left))))
+        blobs = [(p.name[:4], re.findall(r"^diff --git a/(\S+) .*\nindex ([0-9a-f]+)\.\.",
+                                         p.read_text(), re.M)) for p in series]
 
         git("checkout", "-q", "--detach", base, cwd=tree, env=env)
-        git("am", "-q", Path(output).resolve(), cwd=tree, env=env)
-        if git("rev-parse", "HEAD^{tree}", cwd=tree, env=env).stdout.strip() != want:
-            raise ToolError("git am of %s onto its base did not reproduce the change" % output)
+        git("am", "-q", *series, cwd=tree, env=env)
+        if tree_of("HEAD") != want:
+            raise ToolError("git am of the series onto its base did not reproduce the change")
         git("checkout", "-q", "--detach", released, cwd=tree, env=env)
-        am = git("am", "-3", Path(output).resolve(), cwd=tree, env=env, check=False)
+        am = git("am", "-3", *series, cwd=tree, env=env, check=False)
         if am.returncode != 0:
-            raise ToolError("git am -3 of %s onto pristine %s failed:\n%s"
-                            % (output, source.version, am.stdout))
-    for path, blob in blobs:
-        origin = lib_base.version if path in lib else source.version
-        say("  %s against %s (blob %s)" % (path, origin, blob[:12]))
-    say("wrote %s (gh-%d): git am onto its base reproduces the change; git am -3 onto "
-        "pristine %s merges it" % (output, issue, source.version))
+            raise ToolError("git am -3 of the series onto pristine %s failed:\n%s"
+                            % (source.version, am.stdout))
+        for other in newer:
+            how = fix_onto(tree, env, released, other, lib, series[0])
+            say("0001 alone onto %s's Lib files: %s" % (other.version or other.name, how))
+        extra = extra_patches(series_dir, issues, author)
 
+        output.mkdir(parents=True, exist_ok=True)
+        for old in output.glob("*.patch"):
+            old.unlink()  # an earlier run's series (only NNNN-*.patch are left here)
+        written = []
+        for path in series:
+            shutil.copyfile(str(path), str(output / path.name))
+            written.append(output / path.name)
+        for file_name, data in extra:
+            (output / file_name).write_bytes(data)
+            written.append(output / file_name)
+        for key, file_name in OUTPUTS.items():
+            (output / file_name).write_text(filled[key], encoding="utf-8")
+            written.append(output / file_name)
+    for number, found in blobs:
+        for path, blob in found:
+            origin = lib_base.version if path in lib else source.version
+            say("  %s %s against %s%s (blob %s)" % (number, path, origin,
+                                                   " + 0001" if number == "0002" else "",
+                                                   blob[:12]))
+    say("%s %s: git am onto its base reproduces the change; git am -3 onto pristine "
+        "%s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
+                          ", ".join(p.name for p in written), source.version))
+    return written
+
+
+def fix_onto(tree, env, released, other, lib, fix_patch):
+    """Apply FIX_PATCH (0001) alone onto 3.13.5 with OTHER's Lib files: how it went."""
+    git("checkout", "-q", "--detach", released, cwd=tree, env=env)
+    for path, data in other.read(lib).items():
+        (tree / path).write_bytes(data)
+    git("add", "-A", "-f", cwd=tree, env=env)
+    git("commit", "-q", "--allow-empty", "-m", "Lib files of %s" % other.version, cwd=tree,
+        env=env)
+    if git("am", "-q", fix_patch, cwd=tree, env=env, check=False).returncode == 0:
+        return "git am applies it"
+    git("am", "--abort", cwd=tree, env=env, check=False)
+    am = git("am", "-3", fix_patch, cwd=tree, env=env, check=False)
+    if am.returncode != 0:
+        git("am", "--abort", cwd=tree, env=env, check=False)
+        raise ToolError("0001 (the fix) does not go onto %s's Lib files, not even by "
+                        "git am -3:\n%s" % (other.version or other.name, am.stdout))
+    return "git am -3 merges it (plain git am does not apply it)"

@@ -1,24 +1,41 @@
 """Prove the change on an interpreter of a base, and check it for refleaks.
 
-On each patched interpreter (3.13.5 built from source; Debian's 3.14 and
-3.15 with the merged files overlaid):
+Each base has two patched interpreters: with the fix alone, and with the
+fix and the feature (3.13.5 built from source; Debian's 3.14 and 3.15 with
+the merged files overlaid).  On each:
 
 1. the enum module that runs is the patched one (its EnumType has
-   from_value, and its file is byte for byte the one the tool made);
-2. the interpreter's own stdlib suites that lean on enum pass;
+   from_value exactly when the feature is there, and its file is byte for
+   byte the one the tool made);
+2. the interpreter's own stdlib suites that lean on enum pass (the patched
+   test_enum.py among them);
 3. enum_backport cannot be imported, so what follows tests the native API;
-4. tests/test_behaviour*.py pass (plain unittest: no pytest there);
-5. the property, bad-input and thread tests pass, from a venv of that
-   interpreter that adds hypothesis.
+4. the behaviour tests pass natively (plain unittest: no pytest there).
+   With the fix and the feature: tests/test_behaviour*.py, all of them,
+   then the property, bad-input and thread tests from a venv of that
+   interpreter that adds hypothesis.  With the fix alone: the behaviour
+   tests that need neither from_value nor from_name, as
+   `fix_only_selection` picks them (the property, bad-input and thread
+   tests call from_value throughout); the run prints every test it leaves
+   out and why;
+5. the interpreter's own, unchanged test_enum.py, run against the patched
+   enum.py, fails only what texts/stock-test-failures.json lists for that
+   base and PR (texts.py); a listed test that passes fails the run too.
 
 Refleaks are checked as CPython's refleak buildbots check them, with
-`-m test -R 3:3 test_enum` on the debug build: once with the merged files,
-and once with the stock ones as the control; both runs go side by side.
+`-m test -R 3:3 test_enum` on the debug build: with the merged files of the
+fix alone, of the fix and the feature, and with the stock ones as the
+control; the runs go side by side.
 """
 
+import ast
 import hashlib
+import json
 import sys
+import tempfile
+from pathlib import Path
 
+from . import texts
 from .base import RUN_DIR
 from .util import ToolError, say, side_by_side
 
@@ -30,6 +47,10 @@ SUITES = ["test_enum", "test_re", "test_signal", "test_socket", "test_httplib",
 IGNORE = ["*VSOCK*"]
 NATIVE_TESTS = ["tests.test_properties", "tests.test_bad_inputs", "tests.test_threads"]
 
+FEATURE_NAMES = frozenset(["from_value", "from_name"])
+# A test that touches these needs the backport, whichever methods it uses.
+BACKPORT_NAMES = frozenset(["enum_backport", "backport_only"])
+
 PROBE_ENUM = ("import enum, hashlib; print(hasattr(enum.EnumType, 'from_value'));"
               "print(enum.__file__);"
               "print(hashlib.sha256(open(enum.__file__, 'rb').read()).hexdigest())")
@@ -40,6 +61,47 @@ UNITTEST = ("import sys, unittest\n"
             "for test, reason in result.skipped:\n"
             "    print('skipped: %s: %s' % (test.id(), reason))\n"
             "sys.exit(not result.wasSuccessful())\n")
+# With the fix alone enum has no from_value, so tests/_support.py imports
+# enum_backport (to patch it in); here that would test the backport, not
+# the fix, and the tool proves enum_backport is not importable.  The
+# selected tests use neither method nor the backport, so an empty stand-in
+# module lets their modules import; any use of it fails the test.
+FIX_ONLY_RUNNER = (
+    "import enum, sys, types, unittest\n"
+    "if hasattr(enum.EnumMeta, 'from_value'):  # EnumType's old name\n"
+    "    sys.exit('this enum has from_value: not the fix alone')\n"
+    "stand_in = types.ModuleType('enum_backport')\n"
+    "def _refuse(name):\n"
+    "    raise AttributeError('enum_backport.%s: a stand-in on a fix-only interpreter' % name)\n"
+    "stand_in.__getattr__ = _refuse\n"
+    "sys.modules['enum_backport'] = stand_in\n"
+    "sys.path[:0] = ['tests']\n"
+    "suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[1:])\n"
+    "result = unittest.TextTestRunner(verbosity=1).run(suite)\n"
+    "for test, reason in result.skipped:\n"
+    "    print('skipped: %s: %s' % (test.id(), reason))\n"
+    "sys.exit(not result.wasSuccessful())\n")
+# The interpreter's own test_enum.py from a directory of its own (argv[1]),
+# as a top-level module: it names itself by __name__ only.
+STOCK_RUNNER = (
+    "import json, sys, unittest\n"
+    "sys.path.insert(0, sys.argv[1])\n"
+    "import test_enum\n"
+    "if not test_enum.__file__.startswith(sys.argv[1]):\n"
+    "    sys.exit('imported %s, not the stock file' % test_enum.__file__)\n"
+    "ran = []\n"
+    "class Result(unittest.TextTestResult):\n"
+    "    def startTest(self, test):\n"
+    "        super().startTest(test)\n"
+    "        ran.append(test)\n"
+    "suite = unittest.defaultTestLoader.loadTestsFromModule(test_enum)\n"
+    "result = unittest.TextTestRunner(verbosity=1, resultclass=Result).run(suite)\n"
+    "def name(test):\n"
+    "    return '.'.join(getattr(test, 'test_case', test).id().split(' ')[0].split('.')[-2:])\n"
+    "bad = result.failures + result.errors + [(t, '') for t in result.unexpectedSuccesses]\n"
+    "print('STOCK-TEST-RESULT ' + json.dumps({'ran': sorted({name(t) for t in ran}),\n"
+    "                                      'failed': sorted({name(t) for t, _ in bad})}))\n")
+STOCK_MARK = "STOCK-TEST-RESULT "
 PROBE_BACKPORT = ("import importlib.util, sys; sys.path[:0] = ['', 'tests'];"
                   "print(importlib.util.find_spec('enum_backport') is None)")
 
@@ -49,17 +111,20 @@ def _check(code, what, interp):
         raise ToolError("%s failed on %s (exit %d)" % (what, interp.label, code))
 
 
-def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None):
-    """Steps 1-5 above on INTERP, whose enum must be the file ENUM_PY."""
+def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
+          prs=("fix", "feature")):
+    """Steps 1-4 above on INTERP, patched with PRS, whose enum must be the file ENUM_PY."""
     out = out or sys.stdout
+    feature = "feature" in prs
     probe = interp.capture(["-s", "-c", PROBE_ENUM], cwd=work_dir)
     lines = probe.stdout.split()
     want = hashlib.sha256(enum_py.read_bytes()).hexdigest()
-    if probe.returncode != 0 or lines[:1] != ["True"] or lines[-1:] != [want]:
-        raise ToolError("%s does not run the patched enum.py (probe said: %s)"
-                        % (interp.label, probe.stdout.strip()))
-    say("%s runs %s: EnumType.from_value present, sha256 %s... as made"
-        % (interp.label, lines[1], want[:16]), out)
+    if probe.returncode != 0 or lines[:1] != [str(feature)] or lines[-1:] != [want]:
+        raise ToolError("%s does not run the enum.py patched with %s (probe said: %s)"
+                        % (interp.label, "+".join(prs), probe.stdout.strip()))
+    say("%s runs %s: EnumType.from_value %s, sha256 %s... as made"
+        % (interp.label, lines[1], "present" if feature else "absent (the fix alone)",
+           want[:16]), out)
 
     # --rerun, as CPython's own CI runs them: a test that fails is run again
     # alone, verbosely, so that a timing test that lost to the load of the
@@ -72,16 +137,29 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None):
         "/dev/vsock but no vsock loopback)" % interp.label, out)
     _check(interp.live(command + SUITES, cwd=work_dir, out=out), "the stdlib suites", interp)
 
-    venv = interp.venv(venv_dir, ["hypothesis"], out=out)
-    for who in (interp, venv):
+    venv = interp.venv(venv_dir, ["hypothesis"], out=out) if feature else None
+    for who in [interp] + ([venv] if venv else []):
         found = who.capture(["-s", "-c", PROBE_BACKPORT] if who is interp
                             else ["-c", PROBE_BACKPORT], cwd=str(repo))
         if found.stdout.strip() != "True":
             raise ToolError("enum_backport is importable on %s from %s; the tests would "
                             "not test the native API (%s)"
                             % (who.label, repo, found.stdout.strip()))
-    say("enum_backport is not importable there (nor from the venv): native API only", out)
+    say("enum_backport is not importable there%s: native API only"
+        % (" (nor from the venv)" if venv else ""), out)
 
+    if not feature:
+        selected, left_out = fix_only_selection(Path(repo) / "tests")
+        say("behaviour tests on %s, natively, the fix alone: %d tests that need neither "
+            "from_value nor from_name; %d left out:" % (interp.label, len(selected),
+                                                       len(left_out)), out)
+        for test_id in sorted(left_out):
+            print("  left out: %s (%s)" % (test_id, left_out[test_id]), file=out, flush=True)
+        say("the property, bad-input and thread tests are left out with the fix alone: "
+            "they compare everything with from_value", out)
+        _check(interp.live(["-s", "-c", FIX_ONLY_RUNNER] + selected, cwd=str(repo), out=out),
+               "the behaviour tests of the fix", interp)
+        return
     say("behaviour tests on %s, natively" % interp.label, out)
     _check(interp.live(["-s", "-c", UNITTEST, "discover", "-s", "tests", "-p",
                         "test_behaviour*.py"], cwd=str(repo), out=out),
@@ -91,8 +169,130 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None):
            "the property, bad-input and thread tests", interp)
 
 
+def _mentions(nodes):
+    """The feature and backport names NODES use (attributes, names, strings)."""
+    found = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute):
+                name = sub.attr
+            elif isinstance(sub, ast.Name):
+                name = sub.id
+            elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                name = sub.value
+            elif isinstance(sub, ast.alias):
+                name = sub.asname or sub.name
+            else:
+                continue
+            if name in FEATURE_NAMES or name in BACKPORT_NAMES:
+                found.add(name)
+    return found
+
+
+def _names(nodes):
+    return {sub.id for node in nodes for sub in ast.walk(node) if isinstance(sub, ast.Name)}
+
+
+def fix_only_selection(tests_dir, pattern="test_behaviour*.py"):
+    """(test ids to run with the fix alone, {test id left out: why}).
+
+    A test is left out when it, or anything of its module it reaches by
+    name -- its class's other methods and in-module bases, module-level
+    functions and classes, transitively -- names from_value, from_name,
+    enum_backport or backport_only.  Test ids are module.Class.method.
+    """
+    selected, left_out = [], {}
+    for path in sorted(Path(tests_dir).glob(pattern)):
+        module = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tops = {n.name: n for n in module.body
+                if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))}
+        assigns = {}
+        for n in module.body:
+            if isinstance(n, ast.Assign):
+                for target in n.targets:
+                    if isinstance(target, ast.Name):
+                        assigns[target.id] = n
+
+        def reach(start):
+            """Nodes START reaches by name within the module."""
+            seen, todo, nodes = set(), list(start), []
+            while todo:
+                node = todo.pop()
+                nodes.append(node)
+                for name in _names([node]):
+                    target = tops.get(name) or assigns.get(name)
+                    if target is not None and name not in seen:
+                        seen.add(name)
+                        todo.append(target)
+            return nodes
+
+        for cls in [n for n in module.body if isinstance(n, ast.ClassDef)]:
+            tests = [n for n in cls.body if isinstance(n, ast.FunctionDef)
+                     and n.name.startswith("test")]
+            if not tests:
+                continue
+            shared = [n for n in cls.body if not (isinstance(n, ast.FunctionDef)
+                                                  and n.name.startswith("test"))]
+            shared += cls.decorator_list + cls.bases
+            for base_name in _names(cls.bases):
+                base = tops.get(base_name)
+                if isinstance(base, ast.ClassDef):
+                    shared.append(base)
+            for test in tests:
+                test_id = "%s.%s.%s" % (path.stem, cls.name, test.name)
+                used = _mentions(reach([test] + shared))
+                if used:
+                    left_out[test_id] = "uses " + ", ".join(sorted(used))
+                else:
+                    selected.append(test_id)
+    if not selected:
+        raise ToolError("no behaviour test in %s runs without from_value and from_name"
+                        % tests_dir)
+    return selected, left_out
+
+
+def stock_tests(interp, stock_test, base_name, prs, ledger, host_dir, inside_dir=None,
+                out=None):
+    """The interpreter's own test_enum.py (bytes STOCK_TEST) against the patched enum.
+
+    It is written to HOST_DIR (seen as INSIDE_DIR by INTERP); the result is
+    judged by the ledger (texts.judge_stock_run).
+    """
+    out = out or sys.stdout
+    enum = "+".join(prs)
+    (Path(host_dir) / "test_enum.py").write_bytes(stock_test)
+    say("%s's own test_enum.py on %s (enum.py patched with %s)"
+        % (base_name, interp.label, enum), out)
+    with tempfile.TemporaryFile("w+") as log:
+        code = interp.live(["-s", "-c", STOCK_RUNNER, inside_dir or host_dir],
+                           cwd=inside_dir or host_dir, out=log)
+        log.seek(0)
+        text = log.read()
+    out.write("".join(l for l in text.splitlines(keepends=True)
+                      if not l.startswith(STOCK_MARK)))
+    marks = [l[len(STOCK_MARK):] for l in text.splitlines() if l.startswith(STOCK_MARK)]
+    if not marks:
+        raise ToolError("%s's own test_enum.py did not run to the end on %s (exit %d)"
+                        % (base_name, interp.label, code))
+    result = json.loads(marks[-1])
+    allowed = texts.expected_failures(ledger, base_name, enum)
+    for test in result["failed"]:
+        reason = texts.listed(test, allowed)
+        say("  failed: %s%s" % (test, " (listed: %s)" % reason if reason else ""), out)
+    problems = texts.judge_stock_run(ledger, base_name, enum, result["ran"], result["failed"])
+    if problems:
+        raise ToolError("%s's own test_enum.py with %s:\n  %s"
+                        % (base_name, enum, "\n  ".join(problems)))
+    say("%s's own test_enum.py with %s: %d tests, %d failed, each listed"
+        % (base_name, enum, len(result["ran"]), len(result["failed"])), out)
+
+
 def refleaks(base, merged, out=None):
-    """`-m test -R 3:3 test_enum` on BASE's debug build, merged and stock, side by side."""
+    """`-m test -R 3:3 test_enum` on BASE's debug build, side by side.
+
+    MERGED is {"fix": overlay, "fix+feature": overlay}; the stock files are
+    the control.
+    """
     def one(overlay):
         def job(log):
             with base.interpreter(overlay=overlay, debug=True) as interp:
@@ -101,5 +301,6 @@ def refleaks(base, merged, out=None):
             _check(code, "-R 3:3 test_enum", interp)
         return job
 
-    side_by_side([("refleaks %s, merged" % base.version, one(merged)),
-                  ("refleaks %s, stock (control)" % base.version, one(None))], out)
+    side_by_side([("refleaks %s, merged, %s" % (base.version, enum), one(files))
+                  for enum, files in merged.items()]
+                 + [("refleaks %s, stock (control)" % base.version, one(None))], out)

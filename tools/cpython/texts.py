@@ -1,0 +1,197 @@
+"""What a contributor pastes, and the checks of it: the prose in texts/, filled.
+
+texts/ holds, for each PR (fix, feature), the commit message
+(PR.commit.txt), the GitHub issue (PR.issue.md) and the pull request
+description (PR.pr.md), with str.format fields the tool fills:
+
+    {fix_issue} {feature_issue}    the gh issue numbers given to `patch`
+    {author}                       'Name <email>', as given
+    {author_name} {author_email}   its two parts
+    {in_benchmark_table}           a Markdown table of `in`, stock 3.13.5
+                                   against patched, from benchmarks/results.rst
+    {stock_test_failures}          a Markdown list of the ledger below
+
+A filled text with a field left (or one the tool does not know) is an error.
+
+texts/stock-test-failures.json is the ledger of what each interpreter's own,
+unchanged test_enum.py may fail against the changed enum.py:
+
+    {"failures": [{"test": "TestSpecial.test_contains_er",
+                   "bases": ["3.13.5", "3.14", "3.15"],
+                   "enum": ["fix", "fix+feature"],
+                   "reason": "asserts the old `in` ..."}]}
+
+"test" is Class.method as unittest names it, without the module, or an
+fnmatch pattern of such names ("*.test_contains_tf": a mixin's test in
+every class that has it); "bases" are the base names, "enum" the PRs
+applied.  The test stage fails a run for a failure the ledger does not list
+for that base and enum, for a listed entry none of whose tests failed there
+(it passes: take it out), and for one that names no test that ran.
+"""
+
+import fnmatch
+import json
+import re
+from pathlib import Path
+
+from .util import ToolError
+
+TEXTS = Path(__file__).resolve().parent / "texts"
+LEDGER = "stock-test-failures.json"
+KINDS = ("commit.txt", "issue.md", "pr.md")
+FIELDS = ("fix_issue", "feature_issue", "author", "author_name", "author_email",
+          "in_benchmark_table", "stock_test_failures")
+LEFT_FIELD_RE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+MEMBERSHIP_TITLE = "Membership, median ns per ``in``"
+BENCH_ROWS = ("3.13.5 stock", "3.13.5 patched")
+BASE_NAMES = ("3.13.5", "3.14", "3.15")
+ENUMS = ("fix", "fix+feature")
+
+
+def fill(template, fields, name="text"):
+    """TEMPLATE with FIELDS filled; an unknown or left field is an error naming it."""
+    try:
+        text = template.format_map(fields)
+    except KeyError as error:
+        raise ToolError("%s: unknown field {%s} (the tool fills %s)"
+                        % (name, error.args[0], ", ".join("{%s}" % f for f in FIELDS)))
+    except (ValueError, IndexError) as error:
+        raise ToolError("%s: not a str.format template (%s; write a literal brace "
+                        "as {{ or }})" % (name, error))
+    left = LEFT_FIELD_RE.findall(text)
+    if left:
+        raise ToolError("%s: unfilled field %s after filling" % (name, ", ".join(left)))
+    return text
+
+
+def read(pr, kind, texts=TEXTS):
+    path = Path(texts) / ("%s.%s" % (pr, kind))
+    if not path.is_file():
+        raise ToolError("%s is missing: the %s PR's %s" % (path, pr, kind))
+    return path.read_text(encoding="utf-8")
+
+
+def filled_texts(fields, texts=TEXTS, prs=("fix", "feature")):
+    """{(pr, kind): filled text} for every text of PRS."""
+    return {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
+            for pr in prs for kind in KINDS}
+
+
+def in_benchmark_table(results_rst):
+    """The membership rows of stock and patched 3.13.5 as a Markdown table."""
+    path = Path(results_rst)
+    if not path.is_file():
+        raise ToolError("%s is missing: run benchmarks/run.py for the `in` figures" % path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        start = next(i for i, l in enumerate(lines) if l.startswith(MEMBERSHIP_TITLE))
+        rule = next(i for i in range(start, len(lines)) if lines[i].startswith("==="))
+    except StopIteration:
+        raise ToolError("%s has no table after %r" % (path, MEMBERSHIP_TITLE))
+    spans = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[rule])]
+
+    def cells(line):
+        return [line[a:b if i + 1 < len(spans) else None].strip()
+                for i, (a, b) in enumerate(spans)]
+
+    header = cells(lines[rule + 1])
+    rows = {}
+    for line in lines[rule + 3:]:
+        if line.startswith("==="):
+            break
+        row = cells(line)
+        rows[row[0]] = row
+    missing = [r for r in BENCH_ROWS if r not in rows]
+    if missing:
+        raise ToolError("%s: the membership table has no row %s"
+                        % (path, ", ".join(repr(m) for m in missing)))
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(rows[r]) + " |" for r in BENCH_ROWS]
+    return "\n".join(out) + "\n\nMedian ns per `in` (hit: the middle member's value; miss: -1)."
+
+
+def load_ledger(texts=TEXTS):
+    """The ledger's entries, checked: [{test, bases, enum, reason}]."""
+    path = Path(texts) / LEDGER
+    if not path.is_file():
+        raise ToolError("%s is missing (the stock test_enum failures the change "
+                        "may cause; write {\"failures\": []} if there are none)" % path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise ToolError("%s: not JSON: %s" % (path, error))
+    entries = data.get("failures") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ToolError("%s: wants {\"failures\": [...]}" % path)
+    problems, seen = [], set()
+    for n, entry in enumerate(entries):
+        where = "%s: failures[%d]" % (path.name, n)
+        if not isinstance(entry, dict) or set(entry) != {"test", "bases", "enum", "reason"}:
+            problems.append("%s: wants exactly test, bases, enum, reason" % where)
+            continue
+        if not isinstance(entry["test"], str) or not re.fullmatch(r"[\w*?]+\.[\w*?\[\]]+",
+                                                                  entry["test"]):
+            problems.append("%s: test %r is not Class.method" % (where, entry["test"]))
+        for key, allowed in (("bases", BASE_NAMES), ("enum", ENUMS)):
+            value = entry[key]
+            if not isinstance(value, list) or not value or not set(value) <= set(allowed):
+                problems.append("%s: %s must be a non-empty list of %s"
+                                % (where, key, ", ".join(allowed)))
+        if not isinstance(entry["reason"], str) or len(entry["reason"].strip()) < 10:
+            problems.append("%s: give the reason (a sentence)" % where)
+        if isinstance(entry["test"], str) and entry["test"] in seen:
+            problems.append("%s: %s listed twice" % (where, entry["test"]))
+        seen.add(entry["test"] if isinstance(entry["test"], str) else None)
+    if problems:
+        raise ToolError("the ledger is malformed:\n  " + "\n  ".join(problems))
+    return entries
+
+
+def expected_failures(entries, base_name, enum):
+    """{test: reason} the ledger allows to fail on BASE_NAME with ENUM."""
+    return {e["test"]: e["reason"] for e in entries
+            if base_name in e["bases"] and enum in e["enum"]}
+
+
+def listed(test, allowed):
+    """The reason ALLOWED ({pattern: reason}) gives for TEST, or None."""
+    return next((reason for pattern, reason in allowed.items()
+                 if fnmatch.fnmatchcase(test, pattern)), None)
+
+
+def judge_stock_run(entries, base_name, enum, ran, failed):
+    """Problems of one stock test_enum run: RAN and FAILED are sets of Class.method."""
+    allowed = expected_failures(entries, base_name, enum)
+    problems = ["%s failed and the ledger does not list it for %s with %s"
+                % (t, base_name, enum) for t in sorted(failed) if listed(t, allowed) is None]
+    for pattern in sorted(allowed):
+        if not fnmatch.filter(ran, pattern):
+            problems.append("%s is listed for %s with %s but no such test ran"
+                            % (pattern, base_name, enum))
+        elif not fnmatch.filter(failed, pattern):
+            problems.append("%s is listed for %s with %s but passed: take it out of %s"
+                            % (pattern, base_name, enum, LEDGER))
+    return problems
+
+
+def ledger_markdown(entries):
+    """The ledger as a Markdown list for the fix's PR description."""
+    if not entries:
+        return ("None: each interpreter's own `test_enum.py` (3.13.5, 3.14, 3.15) passes "
+                "against the fix alone and against the fix with the feature.")
+    lines = []
+    for e in entries:
+        lines.append("- `%s` (%s; with %s): %s" % (
+            e["test"], ", ".join(e["bases"]),
+            " and ".join("the fix alone" if x == "fix" else "the fix and the feature"
+                         for x in e["enum"]), e["reason"].strip()))
+    return "\n".join(lines)
+
+
+def check_ledger_named(entries, pr_text):
+    """Every ledger test must be named in the fix's PR description."""
+    missing = [e["test"] for e in entries
+               if e["test"].rsplit(".", 1)[-1].strip("*?") not in pr_text]
+    if missing:
+        raise ToolError("fix.pr.md does not name the stock tests the fix makes fail: %s"
+                        % ", ".join(missing))
