@@ -121,7 +121,11 @@ def cmd_apply(run):
             patch.check_issue("--%s-issue" % pr, number, run.standins())
             if pr in prs:
                 issues[pr] = number
-    apply.apply_change(run.args.tree, run.files_of(prs), run.source, issues=issues)
+    name = patch.check_author(run.args.author)[0] if run.args.author else None
+    if name is None and "feature" in prs:
+        say("no --author: the whatsnew entry's credit is left as {author_name}")
+    apply.apply_change(run.args.tree, run.files_of(prs), run.source, issues=issues,
+                       author_name=name)
 
 
 def build_of(run, kind):
@@ -395,6 +399,8 @@ def make_parser():
             p.add_argument("--tree", required=True, help="the CPython source tree to change")
             p.add_argument("--fix-only", action="store_true",
                            help="apply the fix alone (for a 3.14 or 3.15 branch)")
+            p.add_argument("--author", metavar="'NAME <EMAIL>'",
+                           help="the contributor credited in the whatsnew entry")
         elif name == "build":
             p.add_argument("--stock", action="store_true", help="build the stock tree")
             p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")

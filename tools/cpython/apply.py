@@ -174,12 +174,15 @@ def _three_way_bases(tree, source, paths):
         return found
 
 
-def apply_change(tree, files, source, issues=None, exact_only=False, out=None):
+def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
+                 author_name=None):
     """Apply FILES (the change: one PR's files, or both PRs') to TREE.
 
     Returns what was done, one line per file.  EXACT_ONLY refuses the 3-way
     fallback (for 3.13.5 itself).  SOURCE is the 3.13.5 base, read for
     3-way merges.  ISSUES ({PR: gh issue number}) renames each NEWS entry.
+    AUTHOR_NAME fills the whatsnew entry's credit, ``{author_name}``, which
+    is otherwise left as it is (the proof builds have no author).
     """
     tree = Path(tree).resolve()
     if not tree.is_dir():
@@ -268,6 +271,8 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None):
             if pr in issues and issues[pr] != standin:
                 writes[newest] = writes[newest].replace(
                     (":gh:`%d`" % standin).encode(), (":gh:`%d`" % issues[pr]).encode())
+        if author_name is not None:
+            writes[newest] = writes[newest].replace(b"{author_name}", author_name.encode())
     for path, data in writes.items():
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         with open(str(tree / path), "wb") as handle:  # keeps an existing file's mode

@@ -167,7 +167,7 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
             apply.apply_change(tree, [f for f in everything
                                       if f.pr == pr and not (f.is_lib and f.is_diff)],
                                source, issues={pr: issues[pr]}, exact_only=True,
-                               out=io.StringIO())
+                               out=io.StringIO(), author_name=name)
             commit(filled[(pr, "commit.txt")])
         want = tree_of("HEAD")
         series_dir = Path(scratch) / "series"
