@@ -259,8 +259,8 @@ if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
                     return True
             except TypeError:   # a tuple or frozenset holding an unhashable value
                 return _contains_rest(cls, value, False)
-            if not cls._unhashable_values_ and not _is_flag(cls):
-                return False
+            if not cls._unhashable_values_:
+                return _flag_answer(cls, value) if _is_flag(cls) else False
             return _contains_rest(cls, value, True)
         if isinstance(value, cls):
             return True
@@ -278,8 +278,8 @@ elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
                     return True
             except TypeError:
                 return _contains_rest(cls, value, False)
-            if not _read(cls, '_unhashable_values_') and not _is_flag(cls):
-                return False
+            if not _read(cls, '_unhashable_values_'):
+                return _flag_answer(cls, value) if _is_flag(cls) else False
             return _contains_rest(cls, value, True)
         if isinstance(value, cls):
             return True
@@ -317,13 +317,18 @@ def _contains_rest(cls, value, hashable):
     if (not hashable or _may_have_unhashable_values(cls)) and (
             _equal_member(cls, value, hashable) is not None):
         return True
-    if cls._member_map_ and _is_flag(cls):
-        if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
-            outcome = _flag_outcome(cls, value)
-            if outcome is not _ASK:
-                return outcome is _PSEUDO_MEMBER
-        return _missing_gives_member(cls, value)
-    return False
+    return _flag_answer(cls, value) if _is_flag(cls) else False
+
+
+def _flag_answer(cls, value):
+    """Whether Flag `cls` takes a value that is no member's own."""
+    if not cls._member_map_:
+        return False
+    if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
+        outcome = _flag_outcome(cls, value)
+        if outcome is not _ASK:
+            return outcome is _PSEUDO_MEMBER
+    return _missing_gives_member(cls, value)
 
 
 def _missing_gives_member(cls, value):
