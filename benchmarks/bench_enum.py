@@ -30,7 +30,10 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   10,000 members is compared with the time at 10 measured next to it;
 * flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
   not created as a pseudo-member, beside a miss (a bit outside the flag) and
-  a single member's value.
+  a single member's value;
+* peer-in-hit and peer-in-miss, at 10 and 10,000 members: ``p in E`` beside
+  ``p in A``, where ``A`` is an ``aenum.Enum`` (aenum 3.1.17, what a user
+  would pick instead for a value-checking ``in``) with the same members.
 
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
 in processes with and without ``import enum_backport``; `run.py` pairs the
@@ -41,7 +44,9 @@ does not cover, and ``from_value(m, None)`` on that STRICT flag), to compare
 the patched build with the backport on the stock build.
 
 Statements an interpreter cannot run (``from_value`` without the backport or
-the CPython change, ``in`` with a non-member before 3.12) are left out.
+the CPython change, ``in`` with a non-member before 3.12) are left out.  The
+`lookups` group imports aenum (run.py installs it in each venv), so that a
+missing peer fails the run rather than leaving its column empty.
 """
 
 import argparse
@@ -54,6 +59,8 @@ import time
 import pyperf
 
 SIZES = (10, 100, 1000, 10000)
+#: The sizes at which `in` is timed beside aenum's.
+PEER_SIZES = (10, 10000)
 #: Copies of the statement in the body of the timing loop, so that the
 #: loop's own cost is spread over many executions of the statement.
 UNROLL = 10
@@ -112,6 +119,11 @@ def make_enum(size):
     return enum.Enum('E%d' % size, [('M%d' % i, i) for i in range(size)])
 
 
+def make_peer_enum(size):
+    import aenum
+    return aenum.Enum('A%d' % size, [('M%d' % i, i) for i in range(size)])
+
+
 def has_value_checking_in():
     # Before 3.12, `in` raises TypeError for anything but a member.
     try:
@@ -131,7 +143,7 @@ def lookup_groups(sizes):
     if has_lookups:
         type(enum.Enum)._bench_floor = _floor
     has_in = has_value_checking_in()
-    enums = {size: make_enum(size) for size in sizes}
+    enums = {size: make_enum(size) for size in set(sizes) | set(PEER_SIZES)}
     groups = []
     for size in sizes:
         ns = {
@@ -186,6 +198,14 @@ def lookup_groups(sizes):
         composite = 0
         for bit in (0, 3, 7, 12, 19):
             composite |= 1 << bit
+        for size in PEER_SIZES:
+            peer = make_peer_enum(size)
+            for kind, probe in (('hit', size // 2), ('miss', -1)):
+                ns = {'E': enums[size], 'A': peer, 'p': probe}
+                groups.append(('peer-in-%s [n=%d]' % (kind, size), [
+                    Statement('peer in %s [n=%d]' % (kind, size), 'p in E', ns),
+                    Statement('aenum in %s [n=%d]' % (kind, size), 'p in A', ns),
+                ]))
         groups.append(('flag', [
             Statement('in flag composite [20 flags]', 'p in F',
                       {'F': flag, 'p': composite}),

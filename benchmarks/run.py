@@ -4,8 +4,8 @@
     python3 benchmarks/run.py           # the full run, a few minutes
     python3 benchmarks/run.py --quick   # a smoke run; writes under the cache
 
-Interpreters measured (each in a venv of its own, with pyperf, under
-``${ENUM_FROM_VALUE_CACHE:-$HOME/.cache/enum-from-value}/venvs/bench``):
+Interpreters measured (each in a venv of its own, with pyperf and aenum
+3.1.17, under ``${ENUM_FROM_VALUE_CACHE:-$HOME/.cache/enum-from-value}/venvs/bench``):
 
 * CPython 3.8, 3.11, 3.12 and 3.13.0 with ``import enum_backport``, found
   as pyenv versions or as ``python3.X`` on PATH (``--python`` names others);
@@ -18,7 +18,8 @@ builds both with the same configure flags (and reuses finished builds);
 
 For each interpreter `bench_enum.py` times the statements compared with
 each other side by side in one process, and the ratios are medians of
-ratios of values measured next to each other (see bench_enum.py).  Enum
+ratios of values measured next to each other (see bench_enum.py); ``in`` is
+also timed beside aenum's, the peer a user would pick instead.  Enum
 operations that the backport leaves alone are timed in processes with and
 without the backport (on the patched build: the patched build against the
 stock one), alternating, and compared round by round.  The import cost is
@@ -56,7 +57,12 @@ CHANGE_TOOL = os.path.join(REPO, 'tools', 'cpython_change.py')
 #: 3.13.0 exactly, as 3.13.1 changed `in`).
 BACKPORT_VERSIONS = ('3.8', '3.11', '3.12', '3.13.0')
 SIZES = (10, 100, 1000, 10000)
+#: The sizes at which `in` is timed beside aenum's (bench_enum.PEER_SIZES).
+PEER_SIZES = (10, 10000)
 PYPERF = 'pyperf'
+#: The peer `in` is measured against, pinned: its __contains__ is an
+#: isinstance() check and one dict lookup.
+AENUM = 'aenum==3.1.17'
 MATPLOTLIB = 'matplotlib'
 
 README_START = '.. benchmark-results-start'
@@ -71,6 +77,10 @@ TARGETS = [
      '``except ValueError``', 0.3, 'max'),
     ('in_hit', 'in hit', '``v in E``, a hit: 10,000 members / 10 members', 1.5, 'max'),
     ('in_miss', 'in miss', '``m in E``, a miss: 10,000 members / 10 members', 1.5, 'max'),
+    ('peer_in_hit', 'aenum hit', '``v in E`` / ``v in A``, ``A`` an aenum 3.1.17 Enum with the '
+     'same members, a hit: 10 and 10,000 members', 1.2, 'max'),
+    ('peer_in_miss', 'aenum miss', '``m in E`` / ``m in A``, a miss: 10 and 10,000 members',
+     1.2, 'max'),
     ('name_hit', 'fn hit', '``E.from_name(k)`` / ``E[k]``, a hit', 2.5, 'max'),
     ('name_miss', 'fn miss', '``E.from_name(x, None)`` / ``try: E[x]`` '
      '``except KeyError``', 0.6, 'max'),
@@ -94,6 +104,9 @@ PAIRS = {
     'name_hit': ('from_name hit [n={n}]', 'E[name] hit [n={n}]'),
     'name_getattr': ('from_name hit [n={n}]', 'getattr hit [n={n}]'),
     'name_miss': ('from_name miss default [n={n}]', 'try E[name] miss [n={n}]'),
+    # `in` beside aenum's, at 10 and 10,000 members only.
+    'peer_in_hit': ('peer in hit [n={n}]', 'aenum in hit [n={n}]'),
+    'peer_in_miss': ('peer in miss [n={n}]', 'aenum in miss [n={n}]'),
     # A metaclass method that only returns its default, against the same.
     'floor_value_miss': ('floor value miss [n={n}]', 'try E(v) miss [n={n}]'),
     'floor_name_hit': ('floor name hit [n={n}]', 'E[name] hit [n={n}]'),
@@ -200,6 +213,23 @@ def find_build(kind):
     return lines[-1].strip()
 
 
+def build_identity(executable):
+    """Which 3.13.5 build `executable` is, told without this machine's paths.
+
+    The build's directory name (tools/cpython_change.py keys a patched
+    build by the diffs it was made from) and the sha256 of its enum.py,
+    so a re-run after the change moves shows which enum it measured.
+    """
+    match = re.search(r'(?:^|/)((?:stock|patched)-[0-9a-f]+)/', os.path.realpath(executable))
+    code = ('import enum, hashlib; '
+            'print(hashlib.sha256(open(enum.__file__, "rb").read()).hexdigest()[:12])')
+    out = subprocess.run([executable, '-I', '-c', code], stdout=subprocess.PIPE,
+                         universal_newlines=True)
+    return '%s, its enum.py of sha256 %s' % (
+        'build %s' % match.group(1) if match else 'not a tools/cpython_change.py build',
+        (out.stdout.strip() + '...') if out.stdout.strip() else 'unknown')
+
+
 def build_config(executable):
     """The configure arguments of a build, its own --prefix removed."""
     code = ('import sysconfig; print(sysconfig.get_config_var("CONFIG_ARGS"));'
@@ -211,9 +241,14 @@ def build_config(executable):
 
 
 def ensure_venv(interpreter, packages):
-    """A venv of `interpreter` holding `packages`; returns its python."""
+    """A venv of `interpreter` holding `packages`; returns its python.
+
+    Keyed by the interpreter and the packages, so that a harness wanting
+    other packages makes a venv of its own beside an older one (which a
+    run of the older harness may be using) instead of replacing it.
+    """
     real = os.path.realpath(interpreter.executable)
-    key = hashlib.sha256(real.encode()).hexdigest()[:8]
+    key = hashlib.sha256(('%s\n%s' % (real, ' '.join(packages))).encode()).hexdigest()[:8]
     root = os.path.join(cache_dir(), 'venvs', 'bench', '%s-%s' % (interpreter.slug, key))
     python = os.path.join(root, 'bin', 'python')
     stamp = os.path.join(root, 'bench-ok')
@@ -223,7 +258,7 @@ def ensure_venv(interpreter, packages):
             if f.read().strip() == wanted:
                 return python
     if os.path.exists(root):
-        shutil.rmtree(root)
+        shutil.rmtree(root)     # an attempt of this key that did not finish
     say('making venv for %s: %s' % (interpreter.label, wanted))
     log = root + '.log'
     os.makedirs(os.path.dirname(root), exist_ok=True)
@@ -507,7 +542,8 @@ def summary_rows(results):
 
 
 def target_value(res, key):
-    if key in ('value_hit', 'value_miss', 'name_hit', 'name_miss'):
+    if key in ('value_hit', 'value_miss', 'name_hit', 'name_miss', 'peer_in_hit',
+               'peer_in_miss'):
         per_size = res.get('lookups', {}).get('ratios', {}).get(key)
         # The worst size decides.
         return max(per_size.values()) if per_size else None
@@ -565,6 +601,28 @@ def membership_table(results):
         row.append(ns(medians.get('in flag miss [20 flags]')))
         rows.append(row)
     return rst_table(header, rows)
+
+
+def peer_table(results):
+    """`in` against aenum's, size by size: the paired ratio, then both medians."""
+    header = ['interpreter'] + ['%s n=%d' % (kind, n) for kind in ('hit', 'miss')
+                                for n in PEER_SIZES]
+    rows = []
+    for label, res in results:
+        lookups = res.get('lookups', {})
+        ratios, medians = lookups.get('ratios', {}), lookups.get('medians', {})
+        if 'peer_in_hit' not in ratios:
+            continue
+        row = [label]
+        for kind in ('hit', 'miss'):
+            for n in PEER_SIZES:
+                ratio = ratios.get('peer_in_' + kind, {}).get(n)
+                row.append('%s (%s / %s)' % (
+                    target_cell('peer_in_' + kind, ratio),
+                    ns(medians.get('peer in %s [n=%d]' % (kind, n))),
+                    ns(medians.get('aenum in %s [n=%d]' % (kind, n)))))
+        rows.append(row)
+    return rst_table(header, rows) if rows else ''
 
 
 def lookup_table(results):
@@ -751,7 +809,7 @@ def main(argv=None):
         return 1
 
     for interp in interpreters:
-        interp.venv_python = ensure_venv(interp, [PYPERF])
+        interp.venv_python = ensure_venv(interp, [PYPERF, AENUM])
 
     stock = next((i for i in interpreters if i.role == 'stock'), None)
     patched = next((i for i in interpreters if i.role == 'patched'), None)
@@ -762,6 +820,9 @@ def main(argv=None):
         if not same:
             say('*** the patched/stock comparison is not like for like ***')
 
+    builds = [(i.label, build_identity(i.executable)) for i in interpreters
+              if i.role in ('stock', 'patched')]
+    load_start = load_average()
     results = []
     with tempfile.TemporaryDirectory(prefix='enum-bench-') as scratch:
         for interp in interpreters:
@@ -794,7 +855,8 @@ def main(argv=None):
             say('   %.0f s' % (time.monotonic() - t0))
 
     wall = time.monotonic() - started
-    text = render(results, missing, settings, wall)
+    load = (load_start, load_average())
+    text = render(results, missing, settings, wall, builds, load)
     details = render_details(results)
     print(text)
     print()
@@ -813,7 +875,14 @@ def main(argv=None):
     return 0
 
 
-def render(results, missing, settings, wall):
+def load_average():
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def render(results, missing, settings, wall, builds=(), load=(None, None)):
     parts = [
         'Targets: medians of ratios of statements timed side by side in one run',
         '(for the lookups, the worst of 10, 100, 1,000 and 10,000 members);',
@@ -823,6 +892,17 @@ def render(results, missing, settings, wall):
         '',
         legend_table(),
     ]
+    peers = peer_table(results)
+    if peers:
+        parts += [
+            '',
+            '``in`` beside aenum 3.1.17 (``A``: an ``aenum.Enum`` with the same members,',
+            'values 0 to n-1; hit: the middle value, miss: -1), timed side by side',
+            'in the same process on the same interpreter: the median of the',
+            'per-round ratios, then the median ns of each:',
+            '',
+            peers,
+        ]
     misses = missed_targets(results)
     if misses:
         parts += ['', 'Targets not met in this run:', ''] + misses
@@ -849,7 +929,14 @@ def render(results, missing, settings, wall):
     ]
     if missing:
         parts += ['', 'NOT MEASURED (not found): ' + ', '.join(missing) + '.']
-    parts += ['', '%s run: %.0f s wall time.' % ('Quick' if settings.quick else 'Full', wall)]
+    if builds:
+        parts += ['', 'Builds measured (tools/cpython_change.py keys a patched build by the',
+                  'diffs it was made from):', '']
+        parts += ['- %s: %s' % (label, identity) for label, identity in builds]
+    loads = ' and '.join('n/a' if value is None else '%.2f' % value for value in load)
+    parts += ['', '%s run: %.0f s wall time; load average (1 min) %s at its start and end, '
+              'on %s CPUs.' % ('Quick' if settings.quick else 'Full', wall, loads,
+                               os.cpu_count())]
     return '\n'.join(parts)
 
 

@@ -248,6 +248,59 @@ class MemberlessTest(unittest.TestCase):
                     self.assertIs(probe in cls, False)
 
 
+class ClassKindTest(unittest.TestCase):
+    """What a class is decides what a miss asks; each kind keeps its answers."""
+
+    def test_members_of_a_subclass_are_in_its_memberless_base(self):
+        class Base(Enum):
+            pass
+
+        class Sub(Base):
+            X = 1
+
+        self.assertIs(Sub.X in Base, True)
+        self.assertIs(1 in Base, False)
+        self.assertIs(Sub.X in Sub, True)
+
+    def test_flags_made_after_the_import(self):
+        late = Flag('Late', 'A B C')
+        late_int = IntFlag('LateInt', 'A B')
+
+        class Mixed(int, Flag):
+            A = 1
+            B = 2
+
+        for cls in (late, late_int, Mixed):
+            with self.subTest(cls=cls):
+                self.assertIs(3 in cls, True)
+                self.assertIs(cls(1) | cls(2) in cls, True)
+        self.assertIs(8 in late, False)
+        self.assertIs('A' in late, False)
+
+    def test_a_miss_then_values_of_every_type(self):
+        # A miss of each kind first, so that a class is not judged by what
+        # was asked of it before.
+        for probe in (-1, 'x', 2.5, None, (), frozenset(), b'', True, 1j):
+            with self.subTest(probe=probe):
+                self.assertIs(probe in Color, probe is True)
+        self.assertIs(frozenset({1}) in Sets, True)
+        self.assertIs(5 in Perm, True)
+        self.assertIs('a' in Option, True)
+
+    @unittest.skipUnless(hasattr(Enum, '_add_value_alias_'),
+                         '_add_value_alias_ is new in 3.13')
+    def test_unhashable_value_added_after_a_miss(self):
+        class Later(Enum):
+            A = 1
+            B = 2
+
+        self.assertIs(frozenset({5}) in Later, False)
+        Later.A._add_value_alias_({5})
+        self.assertIs(frozenset({5}) in Later, True)
+        self.assertIs({5} in Later, True)
+        self.assertIs(frozenset({6}) in Later, False)
+
+
 class MissingTest(unittest.TestCase):
 
     def setUp(self):

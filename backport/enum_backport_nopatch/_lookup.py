@@ -218,32 +218,117 @@ def from_name(cls, name, /, default=NOT_GIVEN):
     return default
 
 
-def contains(cls, value):
-    """Return True if `value` is a member of `cls`, or the value of one.
+_CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of one.
 
     For a Flag, a value that a valid combination of members has counts
     too, without creating the combination; a Flag that overrides
     ``_missing_`` is asked, and what it returns counts if it is a member.
     Names are not checked: use ``name in cls.__members__`` for that.
     """
-    if isinstance(value, cls):
-        return True
-    try:
-        if value in cls._value2member_map_:
+
+# `in` is mostly asked whether a value is valid, and mostly answered no.
+# For a value of one of `_NEVER_MEMBERS` (exact builtin types: no enum class
+# derives from them, and their ``__class__`` cannot claim otherwise),
+# isinstance(value, cls) is false, so it is not asked: on an enum class it
+# looks ``__instancecheck__`` up on the metaclass and calls it, which costs
+# more than the rest of a hit.  After the value map, a plain class (no
+# unhashable member values, not a Flag) has nothing more to ask, and what
+# the class keeps tells so without a call: the record of unhashable values
+# is read in place (enum updates it when members are added later, as
+# _add_member_ and _add_value_alias_ do on 3.13), or, where there is none,
+# the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
+# every attribute read on an enum class goes through a slot that calls
+# type.__getattribute__ the slow way; there it is called directly (the
+# attributes read are ones EnumType sets on every class it makes, so the
+# __getattr__ fallback never has a say).  Other values take the order of
+# the stock method: isinstance(), then the value map.
+_NEVER_MEMBERS = frozenset({
+    int, str, float, complex, bool, bytes, tuple, frozenset, type(None),
+})
+# What issubclass(cls, Flag) calls, as EnumType does not override it,
+# without looking ``__subclasscheck__`` up on the metaclass first.
+_is_flag = _Flag.__subclasscheck__
+_read = type.__getattribute__
+_READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
+
+if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
+    def contains(cls, value):
+        if type(value) in _NEVER_MEMBERS:
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:   # a tuple or frozenset holding an unhashable value
+                return _contains_rest(cls, value, False)
+            if not cls._unhashable_values_:
+                return _flag_answer(cls, value) if _is_flag(cls) else False
+            return _contains_rest(cls, value, True)
+        if isinstance(value, cls):
             return True
-        hashable = True
-    except TypeError:
-        hashable = False
+        try:
+            if value in cls._value2member_map_:
+                return True
+        except TypeError:
+            return _contains_rest(cls, value, False)
+        return _contains_rest(cls, value, True)
+elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
+    def contains(cls, value):
+        if type(value) in _NEVER_MEMBERS:
+            try:
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            if not _read(cls, '_unhashable_values_'):
+                return _flag_answer(cls, value) if _is_flag(cls) else False
+            return _contains_rest(cls, value, True)
+        if isinstance(value, cls):
+            return True
+        try:
+            if value in cls._value2member_map_:
+                return True
+        except TypeError:
+            return _contains_rest(cls, value, False)
+        return _contains_rest(cls, value, True)
+else:    # 3.8 to 3.11.6
+    def contains(cls, value):
+        if type(value) in _NEVER_MEMBERS:
+            try:
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            if id(cls) not in _CLASSES_NOT_PLAIN:
+                return False
+            return _contains_rest(cls, value, True)
+        if isinstance(value, cls):
+            return True
+        try:
+            if value in cls._value2member_map_:
+                return True
+        except TypeError:
+            return _contains_rest(cls, value, False)
+        return _contains_rest(cls, value, True)
+
+contains.__doc__ = _CONTAINS_DOC
+
+
+def _contains_rest(cls, value, hashable):
+    """`contains` once the value map and isinstance() have missed."""
     if (not hashable or _may_have_unhashable_values(cls)) and (
             _equal_member(cls, value, hashable) is not None):
         return True
-    if cls._member_map_ and issubclass(cls, _Flag):
-        if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
-            outcome = _flag_outcome(cls, value)
-            if outcome is not _ASK:
-                return outcome is _PSEUDO_MEMBER
-        return _missing_gives_member(cls, value)
-    return False
+    return _flag_answer(cls, value) if _is_flag(cls) else False
+
+
+def _flag_answer(cls, value):
+    """Whether Flag `cls` takes a value that is no member's own."""
+    if not cls._member_map_:
+        return False
+    if getattr(cls._missing_, '__func__', None) in _STOCK_FLAG_MISSING:
+        outcome = _flag_outcome(cls, value)
+        if outcome is not _ASK:
+            return outcome is _PSEUDO_MEMBER
+    return _missing_gives_member(cls, value)
 
 
 def _missing_gives_member(cls, value):
@@ -294,21 +379,32 @@ def _may_have_unhashable_values(cls):
 # a Flag's value map mixes in pseudo-members, and code may add keys of its
 # own.  So there _patch wraps EnumType.__new__ to note, once per class as it
 # is made, whether it has such a value, keyed by id and dropped when the
-# class dies; classes that exist at import are noted then.
+# class dies; classes that exist at import are noted then.  The same notes
+# say which classes are not plain (such a value, or a Flag), so that a miss
+# in `contains` asks one dict rather than two.
 _CLASSES_WITH_UNHASHABLE_VALUES = {}
+_CLASSES_NOT_PLAIN = {}
 NEEDS_CLASS_NOTES = not _HAS_UNHASHABLE_LIST
 
 
 def note_class(cls):
-    """Note `cls` if any of its members' values cannot be hashed."""
+    """Note `cls` if any of its members' values cannot be hashed, or it is a Flag."""
+    unhashable = False
     for member in cls._member_map_.values():
         try:
             hash(member._value_)
         except Exception:
-            key = id(cls)
-            _CLASSES_WITH_UNHASHABLE_VALUES[key] = weakref.ref(
-                cls, lambda ref, key=key: _CLASSES_WITH_UNHASHABLE_VALUES.pop(key, None))
-            return
+            unhashable = True
+            break
+    if unhashable:
+        _note(_CLASSES_WITH_UNHASHABLE_VALUES, cls)
+    if unhashable or _is_flag(cls):
+        _note(_CLASSES_NOT_PLAIN, cls)
+
+
+def _note(notes, cls):
+    key = id(cls)
+    notes[key] = weakref.ref(cls, lambda ref, key=key: notes.pop(key, None))
 
 
 def _flag_outcome(cls, value):
