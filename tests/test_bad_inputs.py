@@ -52,6 +52,8 @@ if not hasattr(enum.EnumMeta, 'from_value'):
     import enum_backport  # noqa: F401
 
 EnumType = enum.EnumMeta
+# The interpreter's own from_value (the CPython change), not the backport's.
+NATIVE = not getattr(EnumType.from_value, '__enum_backport__', False)
 from_value = EnumType.from_value
 from_name = EnumType.from_name
 
@@ -334,6 +336,13 @@ class BadInputTests(unittest.TestCase):
             if (unhashable(probe) and cls._member_map_) or has_unhashable_values(cls):
                 allowed.add('eq')
         if 'repr' in fails and op != 'in' and not with_default:
+            allowed.add('repr')
+        if ('repr' in fails and op == 'from_value' and with_default and NATIVE
+                and any('_missing_' in vars(c) for c in cls.__mro__
+                        if c not in (enum.Enum, enum.Flag))):
+            # The CPython change's from_value asks the constructor when the
+            # class has a _missing_ of its own, and the constructor builds
+            # its message (repr) before it knows whether it will raise it.
             allowed.add('repr')
         return allowed
 
