@@ -7,6 +7,7 @@ Doc/ and Misc/ a file ``X.diff`` is a unified diff against CPython 3.13.5's
 files plus the interpreter that runs them (tools/cpython/base.py):
 
     3.13.5   the release tarball, built from source (stock and patched)
+    3.13.5t  the same, built free-threaded (--disable-gil); test stage only
     3.14     Debian unstable's binary, Lib files from its packages
     3.15     the same, and its debug build for the refleak runs
 
@@ -36,7 +37,7 @@ import time
 from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test
-from cpython.base import RUN_DIR, SourceBase
+from cpython.base import RUN_DIR, Interpreter, SourceBase
 from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
@@ -70,10 +71,12 @@ class Run:
     def pick(self, names):
         """The newer bases named (all of them for None)."""
         chosen = [b for b in self.newer() if names is None or b.name in names]
-        unknown = set(names or ()) - {b.name for b in self.newer()} - {self.source.version}
+        unknown = set(names or ()) - {b.name for b in self.newer()} - {
+            self.source.version, self.source.version + "t"}
         if unknown:
             raise ToolError("no such base: %s (there are %s)" % (", ".join(sorted(unknown)),
-                            ", ".join([self.source.version] + [b.name for b in self.newer()])))
+                            ", ".join([self.source.version, self.source.version + "t"]
+                                      + [b.name for b in self.newer()])))
         return chosen
 
     def carried(self, base):
@@ -99,9 +102,10 @@ def cmd_apply(run):
 def cmd_build(run):
     """Build stock and/or patched 3.13.5 (default: both); print the interpreter paths."""
     kinds = [k for k in ("stock", "patched") if getattr(run.args, k)] or ["stock", "patched"]
+    t = run.args.freethreaded
     for kind in kinds:
-        python = (build.stock(run.source, run.args.jobs) if kind == "stock"
-                  else build.patched(run.source, run.change_dir, run.args.jobs))
+        python = (build.stock(run.source, run.args.jobs, t) if kind == "stock"
+                  else build.patched(run.source, run.change_dir, run.args.jobs, t))
         run.versions[run.source.version] = run.source.describe(python)
         print(python, flush=True)
 
@@ -117,12 +121,15 @@ def cmd_test(run):
 
     The bases are tested side by side (their suites wait more than they
     compute: test_socket alone waits a minute), each with regrtest -jN.
+    The free-threaded 3.13.5t is built in its job, beside the others' suites.
     """
     names, jobs = run.args.base, []
     if names is None or run.source.version in names:
         python = build.patched(run.source, run.change_dir, run.args.jobs)
         run.versions[run.source.version] = run.source.describe(python)
         jobs.append((run.source.version, lambda out: prove_source(run, python, out)))
+    if names is None or run.source.version + "t" in names:
+        jobs.append((run.source.version + "t", lambda out: prove_freethreaded(run, out)))
     for base in run.pick(names):
         merged = run.carried(base)
         jobs.append((base.version, lambda out, b=base, m=merged: prove_debian(run, b, m, out)))
@@ -138,6 +145,22 @@ def prove_source(run, python, out):
     with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
         test.prove(run.source.interpreter(python), root / "src" / "Lib" / "enum.py",
                    run.checkout, run.cache / "venvs" / ("native-" + root.name),
+                   run.args.jobs, work_dir=work, out=out)
+
+
+def prove_freethreaded(run, out):
+    """As prove_source, on the patched free-threaded build (built here if need be)."""
+    python = build.patched(run.source, run.change_dir, run.args.jobs, freethreaded=True)
+    say("=== %st: %s, free-threaded (--disable-gil; the GIL checked off) ==="
+        % (run.source.version, run.source.describe(python)), out)
+    root = python.parents[2]
+    # For the venv: hypothesis's newest releases are an sdist that needs
+    # Rust on a free-threaded CPython; the newest with a wheel will do.
+    interp = Interpreter("patched %st (built from source, free-threaded)"
+                         % run.source.version, python, env={"PIP_ONLY_BINARY": "hypothesis"})
+    with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
+        test.prove(interp, root / "src" / "Lib" / "enum.py", run.checkout,
+                   run.cache / "venvs" / ("native-" + root.name),
                    run.args.jobs, work_dir=work, out=out)
 
 
@@ -274,7 +297,7 @@ def make_parser():
                        help="CPython gh issue number; the NEWS entry is renamed gh-issue-N")
     bases = argparse.ArgumentParser(add_help=False)
     bases.add_argument("--base", action="append", metavar="NAME",
-                       help="only this base (3.13.5, 3.14, 3.15); may be repeated")
+                       help="only this base (3.13.5, 3.13.5t, 3.14, 3.15); may be repeated")
 
     parser = argparse.ArgumentParser(
         prog="cpython_change.py", description=__doc__.split("\n\n")[0],
@@ -299,6 +322,8 @@ def make_parser():
         elif name == "build":
             p.add_argument("--stock", action="store_true", help="build the stock tree")
             p.add_argument("--patched", action="store_true", help="build the patched tree")
+            p.add_argument("--freethreaded", action="store_true",
+                           help="the free-threaded builds (--disable-gil, python3.13t)")
         elif name == "patch":
             p.add_argument("-o", "--output", metavar="FILE",
                            help="where to write it (default: CACHE/patches/gh-N.patch)")

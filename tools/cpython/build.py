@@ -16,6 +16,10 @@ the stock build.
     builds/stock-<key>/      src/, prefix/, *.log, build-ok
     builds/patched-<key>/    the same, and change/ (the diffs it was made from)
 
+With freethreaded=True the same two are built with --disable-gil (the
+free-threaded interpreter, python3.13t) under builds/stock-t-<key>/ and
+builds/patched-t-<key>/, the patched one from a copy of the stock t tree.
+
 A key is a hash of everything that goes into the build, so a finished
 build is reused exactly when its inputs are unchanged; only the newest
 KEEP_PATCHED patched builds are kept.
@@ -32,90 +36,129 @@ from .util import ToolError, clean_env, locked, run, run_logged, say, short_key
 
 CONFIGURE_FLAGS = ["--with-ensurepip=install"]
 INTERPRETER = "python3.13"
+# The free-threaded build: the same, without the GIL.
+FREETHREADED_FLAGS = CONFIGURE_FLAGS + ["--disable-gil"]
+FREETHREADED_INTERPRETER = "python3.13t"
 KEEP_PATCHED = 3
 
 
-def stock_dir(source):
+def configure_flags(freethreaded=False):
+    return FREETHREADED_FLAGS if freethreaded else CONFIGURE_FLAGS
+
+
+def interpreter_name(freethreaded=False):
+    return FREETHREADED_INTERPRETER if freethreaded else INTERPRETER
+
+
+def _prefix(kind, freethreaded):
+    return kind + ("-t-" if freethreaded else "-")
+
+
+def stock_dir(source, freethreaded=False):
     key = short_key({"kind": "stock", "tarball": source.TARBALL_SHA256,
-                     "configure": CONFIGURE_FLAGS})
-    return source.cache / "builds" / ("stock-" + key)
+                     "configure": configure_flags(freethreaded)})
+    return source.cache / "builds" / (_prefix("stock", freethreaded) + key)
 
 
-def patched_dir(source, repo):
-    key = short_key({"kind": "patched", "stock": stock_dir(source).name,
+def patched_dir(source, repo, freethreaded=False):
+    key = short_key({"kind": "patched", "stock": stock_dir(source, freethreaded).name,
                      "change": change.digest(repo)})
-    return source.cache / "builds" / ("patched-" + key)
+    return source.cache / "builds" / (_prefix("patched", freethreaded) + key)
 
 
-def _finished(root):
-    python = root / "prefix" / "bin" / INTERPRETER
+def _finished(root, freethreaded=False):
+    python = root / "prefix" / "bin" / interpreter_name(freethreaded)
     return python if (root / "build-ok").is_file() and python.is_file() else None
 
 
-def _make(root, jobs):
+def _finished_python(root, freethreaded):
+    return root / "prefix" / "bin" / interpreter_name(freethreaded)
+
+
+def check_gil_off(python):
+    """PYTHON is a free-threaded build that runs with the GIL off."""
+    code = ("import sys, sysconfig; print(sysconfig.get_config_var('Py_GIL_DISABLED'), "
+            "sys._is_gil_enabled(), sys.abiflags)")
+    found = run([python, "-s", "-c", code], env=clean_env()).stdout.split()
+    if found != ["1", "False", "t"]:
+        raise ToolError("%s is not free-threaded with the GIL off (Py_GIL_DISABLED, "
+                        "sys._is_gil_enabled(), abiflags: %s)" % (python, " ".join(found)))
+
+
+def _make(root, jobs, freethreaded=False):
     src, env = root / "src", clean_env()
-    run_logged(["./configure", "--prefix=%s" % (root / "prefix")] + CONFIGURE_FLAGS,
+    run_logged(["./configure", "--prefix=%s" % (root / "prefix")]
+               + configure_flags(freethreaded),
                root / "configure.log", cwd=str(src), env=env)
     run_logged(["make", "-j%d" % jobs], root / "make.log", cwd=str(src), env=env)
     run_logged(["make", "altinstall"], root / "install.log", cwd=str(src), env=env)
 
 
-def stock(source, jobs=2):
+def stock(source, jobs=2, freethreaded=False):
     """The stock 3.13.5 interpreter, built unless a finished build exists."""
-    root = stock_dir(source)
+    root, t = stock_dir(source, freethreaded), freethreaded
+    what = "stock" + (" free-threaded" if t else "")
     with locked(root.parent / (".%s.lock" % root.name)):
-        python = _finished(root)
+        python = _finished(root, t)
         if python:
-            say("stock build up to date: %s" % python)
+            say("%s build up to date: %s" % (what, python))
             return python
         source.require_tarball()
         shutil.rmtree(str(root), ignore_errors=True)
         started = time.monotonic()
-        say("building stock CPython %s in %s (logs there)" % (source.version, root))
+        say("building %s CPython %s in %s (logs there)" % (what, source.version, root))
         source.extract(root / "src")
-        _make(root, jobs)
-        (root / "build-ok").write_text(json.dumps({"configure": CONFIGURE_FLAGS}) + "\n")
-        say("built stock in %.0f s: %s" % (time.monotonic() - started, _finished(root)))
-        return _finished(root)
+        _make(root, jobs, t)
+        if t:
+            check_gil_off(_finished_python(root, t))
+        (root / "build-ok").write_text(json.dumps({"configure": configure_flags(t)}) + "\n")
+        say("built %s in %.0f s: %s" % (what, time.monotonic() - started, _finished(root, t)))
+        return _finished(root, t)
 
 
-def patched(source, repo, jobs=2):
+def patched(source, repo, jobs=2, freethreaded=False):
     """The patched 3.13.5 interpreter, made from the stock build unless it exists."""
-    stock_python = stock(source, jobs)
+    t = freethreaded
+    what = "patched" + (" free-threaded" if t else "")
+    stock_python = stock(source, jobs, t)
     with tempfile.TemporaryDirectory(prefix="cpython-change-") as scratch:
         # A copy of the change, so that an edit made meanwhile cannot slip
         # in under the wrong key.
         repo = change.snapshot(repo, Path(scratch) / "change")
-        root = patched_dir(source, repo)
+        root = patched_dir(source, repo, t)
         with locked(root.parent / (".%s.lock" % root.name)):
-            python = _finished(root)
+            python = _finished(root, t)
             if python:
-                say("patched build up to date: %s" % python)
+                say("%s build up to date: %s" % (what, python))
                 return python
             shutil.rmtree(str(root), ignore_errors=True)
             root.mkdir(parents=True)
             started = time.monotonic()
             stock_root = stock_python.parents[2]
-            say("building patched CPython %s in %s from a copy of %s (logs there)"
-                % (source.version, root, stock_root.name))
+            say("building %s CPython %s in %s from a copy of %s (logs there)"
+                % (what, source.version, root, stock_root.name))
             shutil.copytree(str(repo), str(root / "change"))
             run(["cp", "-a", stock_root / "src", root / "src"])
             apply.apply_change(root / "src", change.collect(root / "change"), source,
                                exact_only=True)
             shutil.rmtree(str(root / "src" / "build" / ("scripts-" + source.version[:4])),
                           ignore_errors=True)
-            _make(root, jobs)
-            check_patched(root, stock_root)
+            _make(root, jobs, t)
+            check_patched(root, stock_root, t)
             (root / "build-ok").write_text(json.dumps(
-                {"configure": CONFIGURE_FLAGS, "from": stock_root.name}) + "\n")
-            say("built patched in %.0f s: %s" % (time.monotonic() - started, _finished(root)))
+                {"configure": configure_flags(t), "from": stock_root.name}) + "\n")
+            say("built %s in %.0f s: %s" % (what, time.monotonic() - started,
+                                            _finished(root, t)))
     prune(source.cache)
-    return _finished(root)
+    return _finished(root, t)
 
 
-def check_patched(root, stock_root):
+def check_patched(root, stock_root, freethreaded=False):
     """The patched build runs the patched files, from its own prefix only."""
-    python, prefix = root / "prefix" / "bin" / INTERPRETER, root / "prefix"
+    python = _finished_python(root, freethreaded)
+    prefix = root / "prefix"
+    if freethreaded:
+        check_gil_off(python)
     code = ("import enum, sys, sysconfig; print(hasattr(enum.EnumType, 'from_value'));"
             "print(enum.__file__); print(sys.prefix); print(sysconfig.get_config_var('prefix'))")
     has_api, enum_file, sys_prefix, config_prefix = run(
@@ -144,10 +187,14 @@ def prune(cache, keep=KEEP_PATCHED):
     Every edit of the diffs makes a new patched build (about 1 GB with its
     html and venvs); old ones are never reused once the diffs have moved on.
     """
-    finished = [p for p in (Path(cache) / "builds").glob("patched-*")
-                if (p / "build-ok").is_file()]
-    finished.sort(key=lambda p: (p / "build-ok").stat().st_mtime, reverse=True)
-    for old in finished[keep:]:
+    builds = [p for p in (Path(cache) / "builds").glob("patched-*")
+              if (p / "build-ok").is_file()]
+    builds.sort(key=lambda p: (p / "build-ok").stat().st_mtime, reverse=True)
+    # The free-threaded builds (patched-t-*) are counted apart.
+    stale = []
+    for t in (False, True):
+        stale += [p for p in builds if p.name.startswith("patched-t-") == t][keep:]
+    for old in stale:
         doomed = [old, Path(cache) / "docs" / old.name]
         doomed += list((Path(cache) / "venvs").glob("*-%s*" % old.name))
         say("removing old patched build %s" % old.name)
