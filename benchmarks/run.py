@@ -861,6 +861,7 @@ def main(argv=None):
     print(text)
     print()
     print(details)
+    details += __import__('threads').kept_section(os.path.join(out_dir, 'results.rst'))
     with open(os.path.join(out_dir, 'results.rst'), 'w') as f:
         f.write(text + '\n\n' + details + '\n')
     with open(os.path.join(results_dir, 'summary.json'), 'w') as f:

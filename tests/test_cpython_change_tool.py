@@ -1216,6 +1216,23 @@ class PruneTests(unittest.TestCase):
             "venvs/native-patched-mid", "venvs/native-patched-new",
         ])
 
+    def test_free_threaded_builds_are_counted_apart(self):
+        # One new edit of the change makes a patched and a patched-t build;
+        # neither pushes out the other kind's newest.
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = Path(tmp)
+            for age, name in enumerate(["patched-t-new", "patched-t-old",
+                                        "patched-new", "patched-old"]):
+                done = cache / "builds" / name
+                done.mkdir(parents=True)
+                (done / "build-ok").write_text("ok\n")
+                os.utime(str(done / "build-ok"), (1000 - age, 1000 - age))
+                (cache / "venvs" / ("native-" + name)).mkdir(parents=True)
+            build.prune(cache, keep=1)
+            left = sorted(p.relative_to(cache).as_posix() for p in cache.glob("*/*"))
+        self.assertEqual(left, ["builds/patched-new", "builds/patched-t-new",
+                                "venvs/native-patched-new", "venvs/native-patched-t-new"])
+
 
 class AptSourceTests(unittest.TestCase):
     """`fetch --apt-source` adds a trixie deb-src entry only when none is there."""

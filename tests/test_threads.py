@@ -8,6 +8,14 @@
   pseudo-members through the constructor and through ``from_value``: no
   exception, and every answer is the one worked out beforehand on a copy of
   the class that no other thread touches.
+* The stress test: eight threads released by one barrier look up values
+  and names of an Enum, an IntEnum, a Flag and an IntFlag (``in``,
+  ``from_value``, ``from_name``), racing to create the same new
+  pseudo-members.  Every answer must be the one a single thread got on a
+  copy of the class, and a value must give one object in every thread
+  (``Perm(v) is Perm(v)`` across threads).  On a free-threaded build
+  (``Py_GIL_DISABLED``) it first asserts that the GIL really is off, so
+  that the threads do run at once.
 
 Plain unittest: an interpreter carrying the CPython change runs it natively
 (the import test then needs enum_backport on the path, and says so when it
@@ -20,6 +28,7 @@ import os
 import random
 import subprocess
 import sys
+import sysconfig
 import threading
 import traceback
 import unittest
@@ -35,6 +44,7 @@ from_name = EnumType.from_name
 
 THREADS = 8
 HAS_BOUNDARY = hasattr(enum, 'FlagBoundary')
+FREE_THREADED = bool(sysconfig.get_config_var('Py_GIL_DISABLED'))
 
 # Run in a fresh interpreter: eight threads released by one barrier import
 # enum_backport.  Prints one JSON line.  (No profiler: on 3.8 one makes
@@ -293,6 +303,146 @@ class ConcurrentLookupTests(unittest.TestCase):
                 for value in PROBES:
                     self.assertEqual(answer(from_value(cls, value, None), cls),
                                      expected_values[value], value)
+
+
+# ----------------------------------------------------------------- stress
+
+def make_kinds():
+    """Fresh classes of the four kinds: each run and each reference gets its own."""
+    class Color(enum.Enum):
+        RED = 1
+        GREEN = 2
+        BLUE = 3
+        CRIMSON = 1          # an alias
+        PAIR = (1, 2)
+
+    class Level(enum.IntEnum):
+        LOW = 10
+        MID = 20
+        HIGH = 30
+
+    class Perm(enum.Flag):
+        R = 1
+        W = 2
+        X = 4
+        S = 16
+        RW = 3
+
+    class Bits(enum.IntFlag):
+        A = 1
+        B = 2
+        C = 4
+        D = 8
+        E = 32
+
+    return [Color, Level, Perm, Bits]
+
+
+STRESS_VALUES = list(range(-8, 70)) + [(1, 2), 'RED', 1.0, None, 2 ** 70]
+STRESS_NAMES = ['RED', 'CRIMSON', 'PAIR', 'LOW', 'HIGH', 'R', 'RW', 'A', 'E',
+                'R|W', 'BLUE ', 'mro', '_value_']
+
+
+def reference(cls):
+    """What one thread alone gets from `cls`, a copy no other thread touches."""
+    values = {}
+    for value in STRESS_VALUES:
+        values[value] = (value in cls, answer(from_value(cls, value, None), cls))
+    names = {name: answer(from_name(cls, name, None), cls) for name in STRESS_NAMES}
+    return values, names
+
+
+class FreeThreadedStressTests(unittest.TestCase):
+    """Eight threads at once on one class of each kind; see the module docstring."""
+
+    ROUNDS = 20
+
+    def setUp(self):
+        if FREE_THREADED:
+            # Otherwise the threads take turns and the stress proves little:
+            # PYTHON_GIL=1, -X gil=1 or an extension module not declared
+            # free-threading-safe would have turned it back on.
+            self.assertFalse(sys._is_gil_enabled(),
+                             'a free-threaded build, but the GIL is enabled')
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)   # with the GIL: switch as often as possible
+        self.addCleanup(sys.setswitchinterval, interval)
+
+    def stress(self, cls, expected_values, expected_names):
+        """Run the threads; return {value: [the objects each thread got]}."""
+        errors = []
+        seen = [{} for _ in range(THREADS)]
+        barrier = threading.Barrier(THREADS)
+
+        def worker(index):
+            mine = seen[index]
+            order = list(STRESS_VALUES)
+            random.Random(index).shuffle(order)
+            barrier.wait()
+            for round_ in range(self.ROUNDS):
+                for value in order:
+                    found_in, expected = expected_values[value]
+                    # Half the threads ask `in` first, half create first.
+                    if (index + round_) % 2 and (value in cls) is not found_in:
+                        errors.append('%r in %s is not %r' % (value, cls.__name__, found_in))
+                    result = from_value(cls, value, None)
+                    if answer(result, cls) != expected:
+                        errors.append('from_value(%s, %r, None) gave %r, not %r'
+                                      % (cls.__name__, value, answer(result, cls), expected))
+                    elif result is not None:
+                        first = mine.setdefault(value, result)
+                        if first is not result:
+                            errors.append('from_value(%s, %r) gave two objects in one '
+                                          'thread' % (cls.__name__, value))
+                    if (value in cls) is not found_in:
+                        errors.append('%r in %s is not %r' % (value, cls.__name__, found_in))
+                for name in STRESS_NAMES:
+                    got = answer(from_name(cls, name, None), cls)
+                    if got != expected_names[name]:
+                        errors.append('from_name(%s, %r) gave %r, not %r'
+                                      % (cls.__name__, name, got, expected_names[name]))
+
+        def guarded(index):
+            try:
+                worker(index)
+            except RuntimeError as exc:
+                if not _stdlib_decompose_race(exc):
+                    errors.append('raised %r\n%s' % (exc, traceback.format_exc()))
+            except BaseException as exc:   # anything at all is a failure
+                errors.append('raised %r\n%s' % (exc, traceback.format_exc()))
+
+        threads = [threading.Thread(target=guarded, args=(i,)) for i in range(THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(errors[:10], [], '%d wrong answers' % len(errors))
+        objects = {}
+        for mine in seen:
+            for value, result in mine.items():
+                objects.setdefault(value, []).append(result)
+        return objects
+
+    def test_eight_threads_agree_with_one(self):
+        for oracle, cls in zip(make_kinds(), make_kinds()):
+            with self.subTest(cls=cls.__name__):
+                expected_values, expected_names = reference(oracle)
+                objects = self.stress(cls, expected_values, expected_names)
+                # One object per value across the threads, and it is the
+                # one the class gives now.
+                split = sorted(value for value, got in objects.items()
+                               if any(o is not got[0] for o in got))
+                self.assertEqual(split, [], 'values that gave different objects '
+                                            'in different threads')
+                for value, got in objects.items():
+                    self.assertIs(got[0], from_value(cls, value), value)
+                    if issubclass(cls, enum.Flag):
+                        self.assertIs(cls(value), got[0], value)
+                if issubclass(cls, enum.Flag):
+                    # The race did create pseudo-members, or it raced nothing.
+                    made = set(cls._value2member_map_) - set(
+                        m._value_ for m in cls._member_map_.values())
+                    self.assertTrue(made, 'no pseudo-member was created')
 
 
 if __name__ == '__main__':

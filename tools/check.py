@@ -14,8 +14,8 @@
 2. The backport: tox, with one environment per interpreter from 3.8 up
    and PyPy 3.11, plus the typing checks: first Debian unstable's 3.14,
    3.15 and PyPy 3.11 inside the Debian root (tools/root_tox.py), then this
-   machine's 3.8 to 3.13 and the stock 3.13.5 build, ending with a table of
-   all of them.
+   machine's 3.8 to 3.13 and the stock 3.13.5 builds (with the GIL and
+   free-threaded), ending with a table of all of them.
 3. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
    marshmallow and click, each run twice on 3.8, 3.13 and Debian's 3.15,
    without and with the backport imported first, compared test by test.
@@ -131,12 +131,10 @@ def main(argv=None):
         run_step('CPython change (3.13.5, 3.14, 3.15; docs, patch)',
                  [sys.executable, str(TOOL), 'all'], results)
 
-    say('build stock CPython 3.13.5 (reused when cached)')
-    built = subprocess.run([sys.executable, str(TOOL), 'build', '--stock'],
-                           cwd=str(ROOT), stdout=subprocess.PIPE, text=True)
-    stock = built.stdout.strip().splitlines()[-1] if built.stdout.strip() else ''
-    results.append(('build stock 3.13.5', built.returncode, 0.0))
-    if built.returncode != 0 or not os.path.exists(stock):
+    stock = build_stock(results)
+    # The free-threaded one too (step 1 built it for its patched t build).
+    stock_t = build_stock(results, freethreaded=True)
+    if not stock or not stock_t:
         return report(results, None)
 
     junit = cache_dir() / 'junit'
@@ -144,7 +142,8 @@ def main(argv=None):
         os.remove(old)
     # One run for the records of both tox runs, so that the host's
     # `interpreters` environment names the root's interpreters too.
-    env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_JUNIT=str(junit),
+    env = dict(os.environ, ENUM_BACKPORT_PY3135=stock, ENUM_BACKPORT_PY3135T=stock_t,
+               ENUM_BACKPORT_JUNIT=str(junit),
                ENUM_BACKPORT_TOX_RUN='check-%d-%d' % (os.getpid(), time.time()),
                ENUM_BACKPORT_RECORDS=str(ROOT / '.tox' / '.interpreters'))
     versions = pyenv_versions()
@@ -182,6 +181,20 @@ def main(argv=None):
     else:
         dependents = run_dependents(results)
     return report(results, junit, interpreters, dependents)
+
+
+def build_stock(results, freethreaded=False):
+    """The stock 3.13.5 interpreter (free-threaded: 3.13.5t), built unless cached; '' on failure."""
+    name = 'build stock 3.13.5' + ('t (free-threaded)' if freethreaded else '')
+    say(name + ' (reused when cached)')
+    started = time.monotonic()
+    built = subprocess.run([sys.executable, str(TOOL), 'build', '--stock']
+                           + (['--freethreaded'] if freethreaded else []),
+                           cwd=str(ROOT), stdout=subprocess.PIPE, text=True)
+    python = built.stdout.strip().splitlines()[-1] if built.stdout.strip() else ''
+    ok = built.returncode == 0 and os.path.exists(python)
+    results.append((name, 0 if ok else built.returncode or 1, time.monotonic() - started))
+    return python if ok else ''
 
 
 def run_dependents(results):

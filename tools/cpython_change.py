@@ -13,6 +13,7 @@ A *base* is a tree of CPython files plus the interpreter that runs them
 (tools/cpython/base.py):
 
     3.13.5   the release tarball, built from source (stock, fix, fix+feature)
+    3.13.5t  the same, built free-threaded (--disable-gil); fix+feature, test stage
     3.14     Debian unstable's binary, Lib files from its packages
     3.15     the same, and its debug build for the refleak runs
 
@@ -48,7 +49,7 @@ import time
 from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test, texts
-from cpython.base import RUN_DIR, SourceBase
+from cpython.base import RUN_DIR, Interpreter, SourceBase
 from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
@@ -88,10 +89,12 @@ class Run:
     def pick(self, names):
         """The newer bases named (all of them for None)."""
         chosen = [b for b in self.newer() if names is None or b.name in names]
-        unknown = set(names or ()) - {b.name for b in self.newer()} - {self.source.version}
+        unknown = set(names or ()) - {b.name for b in self.newer()} - {
+            self.source.version, self.source.version + "t"}
         if unknown:
             raise ToolError("no such base: %s (there are %s)" % (", ".join(sorted(unknown)),
-                            ", ".join([self.source.version] + [b.name for b in self.newer()])))
+                            ", ".join([self.source.version, self.source.version + "t"]
+                                      + [b.name for b in self.newer()])))
         return chosen
 
     def carried(self, base, prs=change.BOTH):
@@ -128,12 +131,12 @@ def cmd_apply(run):
                        author_name=name)
 
 
-def build_of(run, kind):
+def build_of(run, kind, freethreaded=False):
     """The 3.13.5 interpreter KIND: stock, fix (the fix alone) or patched (fix+feature)."""
     if kind == "stock":
-        return build.stock(run.source, run.args.jobs)
+        return build.stock(run.source, run.args.jobs, freethreaded)
     return build.patched(run.source, run.change_dir, run.args.jobs,
-                         change.FIX if kind == "fix" else change.BOTH)
+                         change.FIX if kind == "fix" else change.BOTH, freethreaded)
 
 
 def cmd_build(run):
@@ -144,7 +147,7 @@ def cmd_build(run):
     kinds = [k for k in ("stock", "fix", "patched") if getattr(run.args, k)] or [
         "stock", "fix", "patched"]
     for kind in kinds:
-        python = build_of(run, kind)
+        python = build_of(run, kind, run.args.freethreaded)
         run.versions[run.source.version] = run.source.describe(python)
         print(python, flush=True)
 
@@ -162,6 +165,7 @@ def cmd_test(run):
     Every patched interpreter (two per base) is tested side by side with the
     others (their suites wait more than they compute: test_socket alone
     waits a minute), each with regrtest -jN.
+    The free-threaded 3.13.5t is built in its job, beside the others' suites.
     """
     names, jobs = run.args.base, []
     ledger = texts.load_ledger()
@@ -171,6 +175,9 @@ def cmd_test(run):
             run.versions[run.source.version] = run.source.describe(python)
             jobs.append(("%s %s" % (run.source.version, change.label(prs)),
                          lambda out, p=python, e=prs: prove_source(run, p, e, ledger, out)))
+    if names is None or run.source.version + "t" in names:
+        jobs.append((run.source.version + "t fix+feature",
+                     lambda out: prove_freethreaded(run, out)))
     for base in run.pick(names):
         merged = {}
         for prs in ENUMS:
@@ -195,6 +202,22 @@ def prove_source(run, python, prs, ledger, out):
                    run.args.jobs, work_dir=work, out=out, prs=prs)
         stock_test = run.source.read(["Lib/test/test_enum.py"])["Lib/test/test_enum.py"]
         test.stock_tests(interp, stock_test, run.source.name, prs, ledger, work, out=out)
+
+
+def prove_freethreaded(run, out):
+    """As prove_source, on the free-threaded build with the fix and the feature."""
+    python = build.patched(run.source, run.change_dir, run.args.jobs, freethreaded=True)
+    say("=== %st with fix+feature: %s, free-threaded (--disable-gil; the GIL checked off) ==="
+        % (run.source.version, run.source.describe(python)), out)
+    root = python.parents[2]
+    # For the venv: hypothesis's newest releases are an sdist that needs
+    # Rust on a free-threaded CPython; the newest with a wheel will do.
+    interp = Interpreter("patched %st (built from source, free-threaded)"
+                         % run.source.version, python, env={"PIP_ONLY_BINARY": "hypothesis"})
+    with tempfile.TemporaryDirectory(prefix="cpython-test-") as work:
+        test.prove(interp, root / "src" / "Lib" / "enum.py", run.checkout,
+                   run.cache / "venvs" / ("native-" + root.name),
+                   run.args.jobs, work_dir=work, out=out)
 
 
 def prove_debian(run, base, merged, prs, ledger, out):
@@ -373,7 +396,7 @@ def make_parser():
                        help="the CPython gh issue of the feature; likewise")
     bases = argparse.ArgumentParser(add_help=False)
     bases.add_argument("--base", action="append", metavar="NAME",
-                       help="only this base (3.13.5, 3.14, 3.15); may be repeated")
+                       help="only this base (3.13.5, 3.13.5t, 3.14, 3.15); may be repeated")
 
     parser = argparse.ArgumentParser(
         prog="cpython_change.py", description=__doc__.split("\n\n")[0],
@@ -406,6 +429,8 @@ def make_parser():
             p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")
             p.add_argument("--patched", action="store_true",
                            help="build the tree with the fix and the feature")
+            p.add_argument("--freethreaded", action="store_true",
+                           help="the free-threaded builds (--disable-gil, python3.13t)")
         elif name == "patch":
             p.add_argument("-o", "--output", metavar="DIR",
                            help="the directory to write the series and texts into (required)")

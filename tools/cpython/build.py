@@ -22,6 +22,10 @@ starts from; both start from the stock build and share its core objects.
                              from); build-ok names its PRs (fix, or
                              fix+feature)
 
+With freethreaded=True the same are built with --disable-gil (the
+free-threaded interpreter, python3.13t) under builds/stock-t-<key>/ and
+builds/patched-t-<key>/, the patched ones from a copy of the stock t tree.
+
 A key is a hash of everything that goes into the build, so a finished
 build is reused exactly when its inputs are unchanged; only the newest
 KEEP_PATCHED patched builds are kept.
@@ -38,64 +42,101 @@ from .util import ToolError, clean_env, locked, run, run_logged, say, short_key
 
 CONFIGURE_FLAGS = ["--with-ensurepip=install"]
 INTERPRETER = "python3.13"
-KEEP_PATCHED = 4  # two of each kind
+# The free-threaded build: the same, without the GIL.
+FREETHREADED_FLAGS = CONFIGURE_FLAGS + ["--disable-gil"]
+FREETHREADED_INTERPRETER = "python3.13t"
+KEEP_PATCHED = 4  # two of each kind, counted apart for the free-threaded ones
 
 
-def stock_dir(source):
+def configure_flags(freethreaded=False):
+    return FREETHREADED_FLAGS if freethreaded else CONFIGURE_FLAGS
+
+
+def interpreter_name(freethreaded=False):
+    return FREETHREADED_INTERPRETER if freethreaded else INTERPRETER
+
+
+def _prefix(kind, freethreaded):
+    return kind + ("-t-" if freethreaded else "-")
+
+
+def stock_dir(source, freethreaded=False):
     key = short_key({"kind": "stock", "tarball": source.TARBALL_SHA256,
-                     "configure": CONFIGURE_FLAGS})
-    return source.cache / "builds" / ("stock-" + key)
+                     "configure": configure_flags(freethreaded)})
+    return source.cache / "builds" / (_prefix("stock", freethreaded) + key)
 
 
-def patched_dir(source, repo, prs=change.BOTH):
-    key = short_key({"kind": "patched", "stock": stock_dir(source).name,
+def patched_dir(source, repo, prs=change.BOTH, freethreaded=False):
+    key = short_key({"kind": "patched", "stock": stock_dir(source, freethreaded).name,
                      "change": change.digest(repo, prs), "prs": list(prs)})
-    return source.cache / "builds" / ("patched-" + key)
+    return source.cache / "builds" / (_prefix("patched", freethreaded) + key)
 
 
-def _finished(root):
-    python = root / "prefix" / "bin" / INTERPRETER
+def _finished(root, freethreaded=False):
+    python = _finished_python(root, freethreaded)
     return python if (root / "build-ok").is_file() and python.is_file() else None
 
 
-def _make(root, jobs):
+def _finished_python(root, freethreaded):
+    return root / "prefix" / "bin" / interpreter_name(freethreaded)
+
+
+def check_gil_off(python):
+    """PYTHON is a free-threaded build that runs with the GIL off."""
+    code = ("import sys, sysconfig; print(sysconfig.get_config_var('Py_GIL_DISABLED'), "
+            "sys._is_gil_enabled(), sys.abiflags)")
+    found = run([python, "-s", "-c", code], env=clean_env()).stdout.split()
+    if found != ["1", "False", "t"]:
+        raise ToolError("%s is not free-threaded with the GIL off (Py_GIL_DISABLED, "
+                        "sys._is_gil_enabled(), abiflags: %s)" % (python, " ".join(found)))
+
+
+def _make(root, jobs, freethreaded=False):
     src, env = root / "src", clean_env()
-    run_logged(["./configure", "--prefix=%s" % (root / "prefix")] + CONFIGURE_FLAGS,
+    run_logged(["./configure", "--prefix=%s" % (root / "prefix")]
+               + configure_flags(freethreaded),
                root / "configure.log", cwd=str(src), env=env)
     run_logged(["make", "-j%d" % jobs], root / "make.log", cwd=str(src), env=env)
     run_logged(["make", "altinstall"], root / "install.log", cwd=str(src), env=env)
 
 
-def stock(source, jobs=2):
+def stock(source, jobs=2, freethreaded=False):
     """The stock 3.13.5 interpreter, built unless a finished build exists."""
-    root = stock_dir(source)
+    root, t = stock_dir(source, freethreaded), freethreaded
+    what = "stock" + (" free-threaded" if t else "")
     with locked(root.parent / (".%s.lock" % root.name)):
-        python = _finished(root)
+        python = _finished(root, t)
         if python:
-            say("stock build up to date: %s" % python)
+            say("%s build up to date: %s" % (what, python))
             return python
         source.require_tarball()
         shutil.rmtree(str(root), ignore_errors=True)
         started = time.monotonic()
-        say("building stock CPython %s in %s (logs there)" % (source.version, root))
+        say("building %s CPython %s in %s (logs there)" % (what, source.version, root))
         source.extract(root / "src")
-        _make(root, jobs)
-        (root / "build-ok").write_text(json.dumps({"configure": CONFIGURE_FLAGS}) + "\n")
-        say("built stock in %.0f s: %s" % (time.monotonic() - started, _finished(root)))
-        return _finished(root)
+        _make(root, jobs, t)
+        if t:
+            check_gil_off(_finished_python(root, t))
+        (root / "build-ok").write_text(json.dumps({"configure": configure_flags(t)}) + "\n")
+        say("built %s in %.0f s: %s" % (what, time.monotonic() - started, _finished(root, t)))
+        return _finished(root, t)
 
 
-def patched(source, repo, jobs=2, prs=change.BOTH):
-    """3.13.5 patched with PRS (the fix; or both), made from the stock build unless it exists."""
-    what = change.label(prs)
-    stock_python = stock(source, jobs)
+def patched(source, repo, jobs=2, prs=change.BOTH, freethreaded=False):
+    """3.13.5 patched with PRS (the fix; or both), made from the stock build unless it exists.
+
+    FREETHREADED: the same, from the free-threaded stock build.
+    """
+    t = freethreaded
+    what = change.label(prs) + (", free-threaded" if t else "")
+    stock_python = stock(source, jobs, t)
     with tempfile.TemporaryDirectory(prefix="cpython-change-") as scratch:
         # A copy of the change, so that an edit made meanwhile cannot slip
         # in under the wrong key.
         repo = change.snapshot(repo, Path(scratch) / "change")
-        root = patched_dir(source, repo, prs)
+        root = patched_dir(source, repo, prs, t)
         with locked(root.parent / (".%s.lock" % root.name)):
-            python = _finished(root)
+            python = _finished(root, t)
             if python:
                 say("patched (%s) build up to date: %s" % (what, python))
                 return python
@@ -111,22 +152,26 @@ def patched(source, repo, jobs=2, prs=change.BOTH):
                                exact_only=True)
             shutil.rmtree(str(root / "src" / "build" / ("scripts-" + source.version[:4])),
                           ignore_errors=True)
-            _make(root, jobs)
-            check_patched(root, stock_root, prs)
+            _make(root, jobs, t)
+            check_patched(root, stock_root, prs, t)
             (root / "build-ok").write_text(json.dumps(
-                {"configure": CONFIGURE_FLAGS, "from": stock_root.name, "prs": what}) + "\n")
+                {"configure": configure_flags(t), "from": stock_root.name,
+                 "prs": change.label(prs)}) + "\n")
             say("built patched (%s) in %.0f s: %s"
-                % (what, time.monotonic() - started, _finished(root)))
+                % (what, time.monotonic() - started, _finished(root, t)))
     prune(source.cache)
-    return _finished(root)
+    return _finished(root, t)
 
 
-def check_patched(root, stock_root, prs=change.BOTH):
+def check_patched(root, stock_root, prs=change.BOTH, freethreaded=False):
     """The patched build runs the patched files, from its own prefix only.
 
-    from_value is there exactly when the feature is.
+    from_value is there exactly when the feature is; a free-threaded build
+    runs with the GIL off.
     """
-    python, prefix = root / "prefix" / "bin" / INTERPRETER, root / "prefix"
+    python, prefix = _finished_python(root, freethreaded), root / "prefix"
+    if freethreaded:
+        check_gil_off(python)
     code = ("import enum, sys, sysconfig; print(hasattr(enum.EnumType, 'from_value'));"
             "print(enum.__file__); print(sys.prefix); print(sysconfig.get_config_var('prefix'))")
     has_api, enum_file, sys_prefix, config_prefix = run(
@@ -156,10 +201,14 @@ def prune(cache, keep=KEEP_PATCHED):
     Every edit of the diffs makes a new patched build (about 1 GB with its
     html and venvs); old ones are never reused once the diffs have moved on.
     """
-    finished = [p for p in (Path(cache) / "builds").glob("patched-*")
-                if (p / "build-ok").is_file()]
-    finished.sort(key=lambda p: (p / "build-ok").stat().st_mtime, reverse=True)
-    for old in finished[keep:]:
+    builds = [p for p in (Path(cache) / "builds").glob("patched-*")
+              if (p / "build-ok").is_file()]
+    builds.sort(key=lambda p: (p / "build-ok").stat().st_mtime, reverse=True)
+    # The free-threaded builds (patched-t-*) are counted apart.
+    stale = []
+    for t in (False, True):
+        stale += [p for p in builds if p.name.startswith("patched-t-") == t][keep:]
+    for old in stale:
         doomed = [old, Path(cache) / "docs" / old.name]
         doomed += list((Path(cache) / "venvs").glob("*-%s*" % old.name))
         say("removing old patched build %s" % old.name)
