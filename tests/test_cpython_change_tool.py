@@ -17,6 +17,7 @@ import sys
 import tarfile
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 import _layout
@@ -777,6 +778,18 @@ class SeriesTests(Fixture):
         self.texts = make_texts(self.tmp)
         self.results = write(self.tmp, "results.rst", RESULTS_RST)
         self.out = self.tmp / "out"
+        # typeshed's patch is made from mypy's wheel (tools/cpython/typeshed.py,
+        # tested in test_typing); here a stand-in records what it was given.
+        self.typeshed_calls = []
+
+        def write_patch(output, issue, author):
+            self.typeshed_calls.append((issue, author))
+            Path(output).write_text("typeshed patch for gh-%d\n" % issue)
+            return Path(output)
+
+        patcher = mock.patch.object(patch.typeshed, "write_patch", write_patch)
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def merged(self, newer):
         return {change.label(prs): apply.carry(change.collect(self.repo, prs), newer,
@@ -801,7 +814,9 @@ class SeriesTests(Fixture):
         self.assertTrue(patches[0].startswith("0001-gh-140001-Fix-the-thing"), patches)
         self.assertTrue(patches[1].startswith("0002-gh-140002-Add-the-thing"), patches)
         self.assertEqual(sorted(n for n in names if not n.endswith(".patch")),
-                         ["feature-issue.md", "feature-pr.md", "fix-issue.md", "fix-pr.md"])
+                         ["feature-issue.md", "feature-pr.md", "fix-issue.md", "fix-pr.md",
+                          "typeshed-enum.pyi.mbox"])
+        self.assertEqual(self.typeshed_calls, [(140002, "Ada Lovelace <ada@lovelace.dev>")])
         self.assertEqual(sorted(p.name for p in written), names)
         for name in names:
             text = (self.out / name).read_text()

@@ -48,7 +48,7 @@ import threading
 import time
 from pathlib import Path
 
-from cpython import apply, build, change, docs, obtain, patch, test, texts
+from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
 from cpython.base import RUN_DIR, Interpreter, SourceBase
 from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
@@ -305,6 +305,11 @@ def cmd_patch_proof(run):
         "with `patch --fix-issue N --feature-issue M --author 'Name <email>' --output DIR`)")
 
 
+def cmd_typeshed(run):
+    """mypy's stubtest on enum against patched 3.13.5, typeshed's enum.pyi as is and as edited."""
+    typeshed.check(build_of(run, "patched"), cache=run.cache)
+
+
 def cmd_versions(run):
     """Print the exact version of every base."""
     run.newer()
@@ -327,7 +332,7 @@ def cmd_all(run):
              ("build fix", lambda r: build_of(r, "fix")),
              ("build fix+feature", lambda r: build_of(r, "patched")),
              ("docs html, started", start_html), ("test", cmd_test), ("docs", cmd_docs),
-             ("patch (proof)", cmd_patch_proof)]
+             ("typeshed stubtest", cmd_typeshed), ("patch (proof)", cmd_patch_proof)]
     run.args.base = run.args.lib_base = None
     # The root is made (once; minutes of downloads) while 3.13.5 builds.
     root = threading.Thread(target=lambda: _quietly(run.newer))
@@ -411,7 +416,8 @@ def make_parser():
         ("fetch", cmd_fetch, [fetch]), ("apply", cmd_apply, [issue]),
         ("build", cmd_build, []), ("carry", cmd_carry, [bases]),
         ("test", cmd_test, [bases]), ("docs", cmd_docs, []),
-        ("patch", cmd_patch, [issue]), ("versions", cmd_versions, []),
+        ("patch", cmd_patch, [issue]), ("typeshed", cmd_typeshed, []),
+        ("versions", cmd_versions, []),
         ("all", cmd_all, [fetch]),
     ]
     for name, function, parents in commands:

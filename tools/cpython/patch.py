@@ -32,7 +32,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import apply, change, texts
+from . import apply, change, texts, typeshed
 from .util import ToolError, git, say
 
 # GitHub numbers CPython's issues and PRs together; blurb refuses numbers
@@ -47,6 +47,8 @@ OUTPUTS = {("fix", "issue.md"): "fix-issue.md", ("fix", "pr.md"): "fix-pr.md",
            ("feature", "issue.md"): "feature-issue.md",
            ("feature", "pr.md"): "feature-pr.md"}
 SERIES_RE = re.compile(r"^\d{4}-.*\.patch$")
+# typeshed's patch, beside the series (see extra_patches)
+TYPESHED_PATCH = "typeshed-enum.pyi.mbox"
 
 def check_issue(name, number, standins=()):
     """NUMBER, the option NAME's gh issue, unless it is obviously not one (ToolError)."""
@@ -100,16 +102,16 @@ def fields(fix_issue, feature_issue, author, ledger, results_rst, proof_only=Fal
 
 
 def extra_patches(series_dir, issues, author):
-    """HOOK for the typeshed patch (tools/cpython/typeshed.py, written elsewhere).
+    """typeshed's side of the feature: stdlib/enum.pyi, as [(file name, bytes)].
 
-    Called after 0001 and 0002 are written and checked in SERIES_DIR (a
-    scratch directory copied to the output only when everything passed).
-    Return [(file name, bytes)] to write beside them -- e.g. the typeshed
-    change of stdlib/enum.pyi as "typeshed-enum.pyi.patch" or as
-    "0003-....patch" if it is to travel in the series -- after checking it.
-    Nothing yet.
+    A `git am` patch for typeshed's repository (tools/cpython/typeshed.py),
+    written beside the series under a name that does not end in .patch: the
+    series directory holds CPython's 0001 and 0002 and nothing else that
+    would be taken for part of it.
     """
-    return []
+    path = typeshed.write_patch(Path(series_dir) / TYPESHED_PATCH, issues["feature"],
+                                author)
+    return [(TYPESHED_PATCH, path.read_bytes())]
 
 
 def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
