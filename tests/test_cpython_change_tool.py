@@ -397,7 +397,8 @@ class ExactApplyTests(Fixture):
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WITH_PORTING,
                         with_note(with_entry(WITH_PORTING))))
-        self.source = FakeBase("3.13.5", dict(self.stock, **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
+        self.source = FakeBase("3.13.5", dict(self.stock,
+                                              **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
         report = self.apply(exact_only=True, issues={"fix": 98764, "feature": 98765})
         self.assertIn("porting note", "\n".join(report))
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
@@ -649,7 +650,8 @@ class WhatsnewTests(unittest.TestCase):
                       + NOTE + "\n\nChanges in the C API\n", result)
 
     def test_on_mains_layout_the_note_gets_its_own_subsection(self):
-        main = BARE_PORTING.replace("Porting to Python 3.X\n=====", "Porting to Python 3.16\n======")
+        main = BARE_PORTING.replace("Porting to Python 3.X\n=====",
+                                    "Porting to Python 3.16\n======")
         result = whatsnew.place(main, [ENTRY, NOTE])
         self.assertLess(result.index(ENTRY), result.index("Porting to Python 3.16\n"))
         self.assertLess(result.index("Porting to Python 3.16\n"),
