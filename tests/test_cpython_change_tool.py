@@ -136,6 +136,55 @@ ENTRY = """\
   and a second line.
 """
 
+NOTE = """\
+* ``value in EnumCls`` now finds a value by its hash
+  (:gh:`4242`).
+"""
+
+# 3.13.rst's shape: a porting section with both API subsections, and a
+# C API section further on with a "Porting" subsection of its own.
+WITH_PORTING = WHATSNEW.replace("Optimizations\n=============\n", """\
+Porting to Python 3.X
+=====================
+
+Some words.
+
+Changes in the Python API
+-------------------------
+
+* A Python change,
+  on two lines.
+
+
+Changes in the C API
+--------------------
+
+* A C change.
+
+
+Optimizations
+=============
+""") + """
+
+C API changes
+=============
+
+Porting to Python 3.X
+---------------------
+
+* TODO
+"""
+
+# main's 3.16.rst: a porting section of only its introduction.
+BARE_PORTING = WITH_PORTING[:WITH_PORTING.index("Changes in the Python API")].rstrip("\n") + (
+    "\n\n\n" + WITH_PORTING[WITH_PORTING.index("Optimizations"):])
+
+
+def with_note(text, note=NOTE):
+    anchor = "  on two lines.\n"
+    return text.replace(anchor, anchor + "\n" + note)
+
+
 NEWS_NAME = "2025-01-02-03-04-05.gh-issue-4242.fix.rst"
 NEWS_PATH = "Misc/NEWS.d/next/Library/" + NEWS_NAME
 FEATURE_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-06.gh-issue-4343.feature.rst"
@@ -343,6 +392,33 @@ class ExactApplyTests(Fixture):
         self.assertEqual(self.read("Doc/whatsnew/3.9.rst"), WHATSNEW)
         self.assertEqual(self.read("Doc/whatsnew/3.15.rst"), whatsnew.insert(newest, ENTRY))
         self.assertIn("enum\n----\n\n" + ENTRY, self.read("Doc/whatsnew/3.15.rst"))
+
+    def test_a_carrier_of_two_blocks_places_the_porting_note_too(self):
+        write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
+              make_diff("Doc/whatsnew/3.13.rst", WITH_PORTING,
+                        with_note(with_entry(WITH_PORTING))))
+        self.source = FakeBase("3.13.5", dict(self.stock,
+                                              **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
+        report = self.apply(exact_only=True, issues={"fix": 98764, "feature": 98765})
+        self.assertIn("porting note", "\n".join(report))
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
+                         with_note(with_entry(WITH_PORTING), NOTE.replace("4242", "98764")))
+
+    def test_porting_note_elsewhere_in_its_own_file_is_refused(self):
+        write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
+        first = WITH_PORTING.replace("-------\n\n* A Python change,",
+                                     "-------\n\n" + NOTE + "\n* A Python change,")
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
+              make_diff("Doc/whatsnew/3.13.rst", WITH_PORTING, with_entry(first)))
+        self.assertIn("porting note elsewhere", self.refused(exact_only=True))
+
+    def test_no_porting_section_for_the_note_is_refused(self):
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
+              make_diff("Doc/whatsnew/3.13.rst", WITH_PORTING,
+                        with_note(with_entry(WITH_PORTING))))
+        write(self.tree, "Doc/whatsnew/3.15.rst", WHATSNEW)  # newest, no porting section
+        self.assertIn('3.15.rst: no "Porting to Python X.Y" section', self.refused())
 
     def test_whatsnew_diff_must_agree_with_the_placement_in_its_own_file(self):
         # The diff puts the entry first in the subsection; the tool puts it last.
@@ -556,6 +632,58 @@ class WhatsnewTests(unittest.TestCase):
         with self.assertRaises(ToolError):
             whatsnew.insert("Title\n=====\n\nText.\n", ENTRY)
 
+    def test_porting_note_goes_at_the_end_of_changes_in_the_python_api(self):
+        self.assertEqual(whatsnew.insert_porting(WITH_PORTING, NOTE), with_note(WITH_PORTING))
+
+    def test_missing_python_api_subsection_is_made_after_the_introduction(self):
+        result = whatsnew.insert_porting(BARE_PORTING, NOTE)
+        self.assertIn("=====\n\nSome words.\n\nChanges in the Python API\n"
+                      "-------------------------\n\n" + NOTE + "\n\nOptimizations\n", result)
+        self.assertEqual(result.count("Changes in the Python API"), 1)
+        self.assertTrue(result.endswith("* TODO\n"))  # not the C API's Porting subsection
+
+    def test_missing_python_api_subsection_is_made_before_the_others(self):
+        text = WITH_PORTING.replace(
+            "Changes in the Python API\n-------------------------\n\n"
+            "* A Python change,\n  on two lines.\n\n\n", "")
+        result = whatsnew.insert_porting(text, NOTE)
+        self.assertIn("Some words.\n\nChanges in the Python API\n-------------------------\n\n"
+                      + NOTE + "\n\nChanges in the C API\n", result)
+
+    def test_on_mains_layout_the_note_gets_its_own_subsection(self):
+        main = BARE_PORTING.replace("Porting to Python 3.X\n=====",
+                                    "Porting to Python 3.16\n======")
+        result = whatsnew.place(main, [ENTRY, NOTE])
+        self.assertLess(result.index(ENTRY), result.index("Porting to Python 3.16\n"))
+        self.assertLess(result.index("Porting to Python 3.16\n"),
+                        result.index("Changes in the Python API"))
+        self.assertLess(result.index("Changes in the Python API"), result.index(NOTE))
+        self.assertLess(result.index(NOTE), result.index("Optimizations"))
+
+    def test_no_porting_section_is_an_error(self):
+        with self.assertRaises(ToolError) as caught:
+            whatsnew.insert_porting(WHATSNEW, NOTE)
+        self.assertIn("Porting to Python X.Y", str(caught.exception))
+        with self.assertRaises(ToolError):
+            whatsnew.place(WHATSNEW, [ENTRY, NOTE])
+
+    def test_second_porting_note_is_refused(self):
+        with self.assertRaises(ToolError):
+            whatsnew.insert_porting(with_note(WITH_PORTING), NOTE)
+
+    def test_two_hunks_are_two_blocks_three_are_refused(self):
+        two = with_note(with_entry(WITH_PORTING))
+        three = two.replace("* TODO\n", "* TODO\n\n* More.\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            source = write(tmp, "w.rst.diff", make_diff("w.rst", WITH_PORTING, two))
+            self.assertEqual(change.whatsnew_blocks(change.File("w.rst", source)),
+                             [ENTRY, NOTE])
+            with self.assertRaises(ToolError):
+                change.whatsnew_block(change.File("w.rst", source))
+            source = write(tmp, "w.rst.diff", make_diff("w.rst", WITH_PORTING, three))
+            with self.assertRaises(ToolError):
+                change.whatsnew_blocks(change.File("w.rst", source))
+
     def test_block_is_the_added_run_without_surrounding_blank_lines(self):
         with tempfile.TemporaryDirectory() as tmp:
             source = write(tmp, "Doc/whatsnew/3.13.rst.diff",
@@ -618,10 +746,13 @@ class RepositoryChangeTests(unittest.TestCase):
             with self.subTest(pr), self.assertRaises(ToolError):
                 patch.check_issue("--%s-issue" % pr, number)
 
-    def test_whatsnew_diff_is_a_carrier_of_one_block(self):
+    def test_whatsnew_diff_carries_the_entry_and_the_porting_note(self):
         carriers = [f for f in change.collect(REPO) if f.is_whatsnew]
         self.assertEqual(len(carriers), 1, carriers)
-        self.assertTrue(change.whatsnew_block(carriers[0]).startswith("* "))
+        entry, note = change.whatsnew_blocks(carriers[0])
+        self.assertTrue(entry.startswith("* ") and note.startswith("* "))
+        self.assertIn("from_value", entry)
+        self.assertIn(":gh:`%d`" % change.standin_issues(change.collect(REPO))["fix"], note)
 
     def test_every_diff_applies_exactly_to_the_cached_3135(self):
         source = base.SourceBase(cache_dir())

@@ -7,7 +7,7 @@
     obtain.py   the 3.13.5 tarball; the Debian root with 3.14 and 3.15
     apply.py    the change onto a tree: exactly onto 3.13.5, by a 3-way
                 merge (base 3.13.5) onto anything newer
-    whatsnew.py where the whatsnew entry goes in a tree
+    whatsnew.py where the whatsnew entry and porting note go in a tree
     build.py    stock and patched 3.13.5 from source
     test.py     the stdlib suites and this project's tests on every base;
                 refleak runs on the debug build

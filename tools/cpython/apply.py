@@ -11,10 +11,10 @@ A file both PRs change gets the fix diff, then the feature diff made
 against the fixed file; for a 3-way merge "the change" is the 3.13.5 file
 with both applied.  A tree gets all of the change or none of it: every
 result is computed in a scratch directory first, and the tree is written
-only when all succeed.  The whatsnew entry goes where whatsnew.insert puts
-it, in the tree's newest whatsnew file; given the PRs' issue numbers, each
-NEWS entry is renamed and the whatsnew entry's :gh: references to the
-feature's stand-in number follow.
+only when all succeed.  The whatsnew entry and porting note go where
+whatsnew.place puts them, in the tree's newest whatsnew file; given the
+PRs' issue numbers, each NEWS entry is renamed and the whatsnew file's
+:gh: references to the PRs' stand-in numbers follow.
 """
 
 import difflib
@@ -214,15 +214,19 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
                 continue
             text = writes[newest].decode("utf-8") if newest in writes else (
                 tree / newest).read_text(encoding="utf-8")
+            notes = ""
             try:
                 for item in items:
-                    text = whatsnew.insert(text, change.whatsnew_block(item))
+                    blocks = change.whatsnew_blocks(item)
+                    text = whatsnew.place(text, blocks)
+                    if len(blocks) == 2:
+                        notes = "; porting note at the end of its Changes in the Python API"
             except ToolError as error:
                 problems.append("%s: %s" % (newest, error))
                 continue
             writes[newest] = text.encode("utf-8")
-            report.append("whatsnew entry (%s) -> %s (enum subsection of Improved modules)"
-                          % (what, newest))
+            report.append("whatsnew entry (%s) -> %s (enum subsection of Improved modules%s)"
+                          % (what, newest, notes))
             if newest != path:
                 continue
             # In the diffs' own file the diffs and the placement must agree.
@@ -231,7 +235,8 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
                 problems.append("%s: does not apply exactly:\n    %s" % (path, problem))
             elif problem is None and done != writes[newest]:
                 problems.append("%s puts the entry elsewhere than the end of the enum "
-                                "subsection, where the tool places it"
+                                "subsection, or the porting note elsewhere than the end "
+                                "of Changes in the Python API, where the tool places them"
                                 % ", ".join(i.source.name for i in items))
             continue
         if not (tree / path).is_file():

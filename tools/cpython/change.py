@@ -12,8 +12,9 @@ first.  Under Lib/, Doc/ and Misc/:
 A file only one PR touches has only that PR's diff.  The NEWS entries are
 the only new files; their blurb nonce names the PR, and N and M are
 stand-ins that `patch` replaces (with a real nonce) when it writes the
-patches.  The whatsnew diff is only a carrier: the block of lines it adds
-is placed into whichever tree is patched (see whatsnew.py).
+patches.  The whatsnew diff is only a carrier: the blocks of lines it adds
+(the entry under "Improved modules", then the note under "Porting to
+Python X.Y") are placed into whichever tree is patched (see whatsnew.py).
 
 Every function here takes the files of the PRs wanted: `collect(repo,
 FIX)` for the fix alone, `collect(repo)` for both, in order.
@@ -161,28 +162,47 @@ def snapshot(repo, dest):
     return Path(dest)
 
 
-def whatsnew_block(item):
-    """The block of lines the whatsnew diff adds, without blank lines around it.
+def whatsnew_blocks(item):
+    """The blocks of lines the whatsnew diff adds, without blank lines around them.
 
-    The diff must add one contiguous run of lines and remove none: it says
-    what to add, not where (whatsnew.insert decides that).
+    The diff must add one or two runs of lines, one per hunk, and remove
+    none: it says what to add, not where (whatsnew.place decides that).
+    The first run is the entry for "Improved modules", the second, if
+    any, the note for "Porting to Python X.Y".
     """
     stat = _numstat(item).split()
     lines = item.source.read_text(encoding="utf-8").splitlines(keepends=True)
     body = [line for line in lines if not line.startswith(("--- ", "+++ "))]
     tags = "".join("@" if l.startswith("@@") else "+" if l.startswith("+") else " "
                    for l in body)
-    if stat[1] != "0" or not re.fullmatch(r"@ *\++ *", tags):
-        raise ToolError("%s: must be one hunk adding one run of lines and removing none"
-                        % item.source.name)
-    block = [line[1:] for line in body if line.startswith("+")]
-    while block and not block[0].strip():
-        block.pop(0)
-    while block and not block[-1].strip():
-        block.pop()
-    if not block:
-        raise ToolError("%s: adds only blank lines" % item.source.name)
-    return "".join(block)
+    if stat[1] != "0" or not re.fullmatch(r"(?:@ *\++ *){1,2}", tags):
+        raise ToolError("%s: must be one or two hunks, each adding one run of lines "
+                        "and removing none" % item.source.name)
+    blocks, current = [], None
+    for line in body:
+        if line.startswith("@@"):
+            current = []
+            blocks.append(current)
+        elif line.startswith("+"):
+            current.append(line[1:])
+    found = []
+    for block in blocks:
+        while block and not block[0].strip():
+            block.pop(0)
+        while block and not block[-1].strip():
+            block.pop()
+        if not block:
+            raise ToolError("%s: adds only blank lines" % item.source.name)
+        found.append("".join(block))
+    return found
+
+
+def whatsnew_block(item):
+    """The one block a whatsnew diff of one hunk adds (see whatsnew_blocks)."""
+    blocks = whatsnew_blocks(item)
+    if len(blocks) != 1:
+        raise ToolError("%s: adds %d blocks, expected one" % (item.source.name, len(blocks)))
+    return blocks[0]
 
 
 def news_issue(path):

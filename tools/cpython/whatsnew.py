@@ -1,7 +1,12 @@
 """Where the whatsnew entry goes in a tree: its newest Doc/whatsnew/X.Y.rst,
 at the end of the ``enum`` subsection of "Improved modules", which is made in
 alphabetical position when the file has none (on main's 3.16.rst that is
-between ``encodings`` and ``gzip``)."""
+between ``encodings`` and ``gzip``).
+
+A second block, the porting note, goes at the end of the "Changes in the
+Python API" subsection of "Porting to Python X.Y", which is made first in
+that section (after its introduction) when the file has none, as on main's
+3.16.rst.  ``place`` puts a carrier's blocks each where it belongs."""
 
 import re
 from pathlib import Path
@@ -34,15 +39,57 @@ def _headings(lines):
     return found
 
 
-def insert(text, block, module="enum"):
-    """TEXT with BLOCK at the end of MODULE's subsection of "Improved modules"."""
+def _split(text, block, what):
+    """TEXT's lines, BLOCK's lines and TEXT's headings; refuses a TEXT holding BLOCK."""
     if block in text:
-        raise ToolError("already holds the whatsnew entry")
+        raise ToolError("already holds the whatsnew %s" % what)
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    entry = block.splitlines(keepends=True)
-    heads = _headings(lines)
+    return lines, block.splitlines(keepends=True), _headings(lines)
+
+
+def _after_text(lines, limit, floor):
+    """Index just after the last non-blank line before LIMIT (not below FLOOR)."""
+    while limit > floor and not lines[limit - 1].strip():
+        limit -= 1
+    return limit
+
+
+def place(text, blocks):
+    """TEXT with a carrier's BLOCKS placed: the enum entry, then the porting note."""
+    if not 1 <= len(blocks) <= 2:
+        raise ToolError("a whatsnew carrier adds one or two blocks, not %d" % len(blocks))
+    text = insert(text, blocks[0])
+    return insert_porting(text, blocks[1]) if len(blocks) == 2 else text
+
+
+def insert_porting(text, block, subsection="Changes in the Python API"):
+    """TEXT with BLOCK at the end of SUBSECTION of "Porting to Python X.Y"."""
+    lines, entry, heads = _split(text, block, "porting note")
+    sections = [h for h in heads
+                if h[2] == "=" and h[1].lower().startswith("porting to python ")]
+    if not sections:
+        raise ToolError('no "Porting to Python X.Y" section to put the porting note in')
+    start = sections[0][0]
+    end = next((h[0] for h in heads if h[0] > start and h[2] == "="), len(lines))
+    subsections = [h for h in heads if start < h[0] < end and h[2] == "-"]
+    mine = [h for h in subsections if h[1].lower() == subsection.lower()]
+    if mine:
+        limit = next((h[0] for h in subsections if h[0] > mine[0][0]), end)
+        at, new = _after_text(lines, limit, mine[0][0] + 2), ["\n"] + entry
+    else:
+        heading = [subsection + "\n", "-" * len(subsection) + "\n", "\n"]
+        if subsections:
+            at, new = subsections[0][0], heading + entry + ["\n", "\n"]
+        else:
+            at, new = _after_text(lines, end, start + 2), ["\n"] + heading + entry
+    return "".join(lines[:at] + new + lines[at:])
+
+
+def insert(text, block, module="enum"):
+    """TEXT with BLOCK at the end of MODULE's subsection of "Improved modules"."""
+    lines, entry, heads = _split(text, block, "entry")
     sections = [h for h in heads if h[2] == "=" and h[1].lower() == "improved modules"]
     if not sections:
         raise ToolError('no "Improved modules" section to put the whatsnew entry in')
@@ -51,10 +98,7 @@ def insert(text, block, module="enum"):
     subsections = [h for h in heads if start < h[0] < end and h[2] == "-"]
 
     def after_text(limit, floor):
-        """Index just after the last non-blank line before LIMIT (not below FLOOR)."""
-        while limit > floor and not lines[limit - 1].strip():
-            limit -= 1
-        return limit
+        return _after_text(lines, limit, floor)
 
     mine = [h for h in subsections if h[1] == module]
     heading = [module + "\n", "-" * len(module) + "\n", "\n"]
