@@ -10,6 +10,10 @@ import os
 import re
 import unittest
 
+import _layout
+
+_layout.require('Misc/NEWS.d')
+
 try:
     # blurb 2.1 and later split the tool into private modules.
     from blurb._blurb_file import BlurbError, Blurbs
