@@ -88,13 +88,19 @@ def check_author(author):
     return name, "%s@%s" % (local, domain)
 
 
+def author_parts(author, proof_only=False):
+    """(name, email) of AUTHOR: checked, or as it is for PROOF_ONLY's stand-in."""
+    if proof_only:
+        return re.match(r"^(.*?)\s*<(.*)>$", author).groups()
+    return check_author(author)
+
+
 def fields(fix_issue, feature_issue, author, ledger, results_rst, proof_only=False):
     """The fields texts/ may use (texts.FIELDS), filled.
 
     PROOF_ONLY takes AUTHOR as it is (the `all` run's stand-in).
     """
-    name, email = (re.match(r"^(.*?)\s*<(.*)>$", author).groups() if proof_only
-                   else check_author(author))
+    name, email = author_parts(author, proof_only)
     return {"fix_issue": fix_issue, "feature_issue": feature_issue,
             "author": "%s <%s>" % (name, email), "author_name": name, "author_email": email,
             "in_benchmark_table": texts.in_benchmark_table(results_rst),
@@ -128,8 +134,7 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
     if not proof_only:
         check_issues(issues["fix"], issues["feature"],
                      set(change.standin_issues(change.collect(repo)).values()))
-    name, email = (check_author(author) if not proof_only
-                   else re.match(r"^(.*?)\s*<(.*)>$", author).groups())
+    name, email = author_parts(author, proof_only)
     filled = texts.filled_texts(fields_, texts_dir)
     ledger = texts.load_ledger(texts_dir)
     texts.check_ledger_named(ledger, filled[("fix", "pr.md")])
