@@ -6,8 +6,8 @@ first.  Under Lib/, Doc/ and Misc/:
 
     X.fix.diff       a unified diff against CPython 3.13.5's file X
     X.feature.diff   a unified diff against X after the fix (3.13.5 + fix)
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       the fix's NEWS entry
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   the feature's
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       a NEWS entry of the fix
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   one of the feature
 
 A file only one PR touches has only that PR's diff.  The NEWS entries are
 the only new files; their blurb nonce names the PR, and N and M are
@@ -232,5 +232,8 @@ def standin_issues(files):
     found = {}
     for item in files:
         if item.is_news and news_issue(item.path) is not None:
-            found[item.pr] = news_issue(item.path)
+            number = found.setdefault(item.pr, news_issue(item.path))
+            if number != news_issue(item.path):
+                raise ToolError("the %s PR's NEWS entries name two issues: %d and %d"
+                                % (item.pr, number, news_issue(item.path)))
     return found
