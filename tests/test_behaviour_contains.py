@@ -112,6 +112,15 @@ class Logged(Enum, metaclass=LoggingMeta):
     ONLY = 1
 
 
+class ClaimingMeta(EnumType):
+    def __instancecheck__(cls, value):
+        return True
+
+
+class Claimed(Enum, metaclass=ClaimingMeta):
+    ONLY = 1
+
+
 class PlainMeta(EnumType):
     pass
 
@@ -415,6 +424,15 @@ class MetaclassTest(unittest.TestCase):
         self.assertIs(1 in Logged, True)
         self.assertIs('ONLY' in Logged, False)
         self.assertEqual(CONTAINS_LOG, [[], 1, 'ONLY'])
+
+    def test_instancecheck_not_asked_about_builtin_values(self):
+        # no member is of an exact builtin type, so `in` does not ask
+        # isinstance() about one (documented); other values are asked
+        self.assertIs(isinstance(2, Claimed), True)
+        self.assertIs(2 in Claimed, False)
+        self.assertIs('ONLY' in Claimed, False)
+        self.assertIs(1 in Claimed, True)
+        self.assertIs(object() in Claimed, True)
 
     def test_subclass_without_override_inherits(self):
         self.assertIs(1 in Inherits, True)
