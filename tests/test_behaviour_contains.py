@@ -425,14 +425,29 @@ class MetaclassTest(unittest.TestCase):
         self.assertIs('ONLY' in Logged, False)
         self.assertEqual(CONTAINS_LOG, [[], 1, 'ONLY'])
 
-    def test_instancecheck_not_asked_about_builtin_values(self):
-        # no member is of an exact builtin type, so `in` does not ask
+    def test_instancecheck_not_asked_about_ints_and_strs(self):
+        # no member is an exact int or str, so `in` does not ask
         # isinstance() about one (documented); other values are asked
         self.assertIs(isinstance(2, Claimed), True)
         self.assertIs(2 in Claimed, False)
         self.assertIs('ONLY' in Claimed, False)
         self.assertIs(1 in Claimed, True)
         self.assertIs(object() in Claimed, True)
+        self.assertIs(2.0 in Claimed, True)
+
+    def test_type_of_the_value_is_not_hashed(self):
+        # its metaclass may forbid that
+        class Meta(type):
+            def __eq__(cls, other):
+                return cls is other
+
+        class Thing(metaclass=Meta):
+            pass
+
+        for enum_class in (Color, Switch, Sets, Empty):
+            with self.subTest(enum_class=enum_class):
+                self.assertIs(Thing() in enum_class, False)
+                self.assertIsNone(enum_class.from_value(Thing(), None))
 
     def test_subclass_without_override_inherits(self):
         self.assertIs(1 in Inherits, True)

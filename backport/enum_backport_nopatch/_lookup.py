@@ -226,25 +226,24 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
     Names are not checked: use ``name in cls.__members__`` for that.
     """
 
-# `in` is mostly asked whether a value is valid, and mostly answered no.
-# For a value of one of `_NEVER_MEMBERS` (exact builtin types: no enum class
-# derives from them, and their ``__class__`` cannot claim otherwise),
+# `in` is mostly asked whether a value is valid, and mostly answered no. For
+# an exact int or str, the values most asked about (no enum class derives
+# from them, and their ``__class__`` cannot claim otherwise),
 # isinstance(value, cls) is false, so it is not asked: on an enum class it
 # looks ``__instancecheck__`` up on the metaclass and calls it, which costs
-# more than the rest of a hit.  After the value map, a plain class (no
-# unhashable member values, not a Flag) has nothing more to ask, and what
-# the class keeps tells so without a call: the record of unhashable values
-# is read in place (enum updates it when members are added later, as
+# more than the rest of a hit.  The type is compared by identity, not looked
+# up in a set: hashing it would call its metaclass's ``__hash__``, which may
+# raise.  An int or a str always hashes.  After the value map, a plain class
+# (no unhashable member values, not a Flag) has nothing more to ask, and
+# what the class keeps tells so without a call: the record of unhashable
+# values is read in place (enum updates it when members are added later, as
 # _add_member_ and _add_value_alias_ do on 3.13), or, where there is none,
 # the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
 # every attribute read on an enum class goes through a slot that calls
 # type.__getattribute__ the slow way; there it is called directly (the
 # attributes read are ones EnumType sets on every class it makes, so the
-# __getattr__ fallback never has a say).  Other values take the order of
-# the stock method: isinstance(), then the value map.
-_NEVER_MEMBERS = frozenset({
-    int, str, float, complex, bool, bytes, tuple, frozenset, type(None),
-})
+# __getattr__ fallback never has a say).  Other values take the order of the
+# stock method: isinstance(), then the value map.
 # What issubclass(cls, Flag) calls, as EnumType does not override it,
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
@@ -253,12 +252,9 @@ _READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
 
 if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
     def contains(cls, value):
-        if type(value) in _NEVER_MEMBERS:
-            try:
-                if value in cls._value2member_map_:
-                    return True
-            except TypeError:   # a tuple or frozenset holding an unhashable value
-                return _contains_rest(cls, value, False)
+        if type(value) is int or type(value) is str:
+            if value in cls._value2member_map_:
+                return True
             if not cls._unhashable_values_:
                 return _flag_answer(cls, value) if _is_flag(cls) else False
             return _contains_rest(cls, value, True)
@@ -272,12 +268,9 @@ if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
         return _contains_rest(cls, value, True)
 elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
     def contains(cls, value):
-        if type(value) in _NEVER_MEMBERS:
-            try:
-                if value in _read(cls, '_value2member_map_'):
-                    return True
-            except TypeError:
-                return _contains_rest(cls, value, False)
+        if type(value) is int or type(value) is str:
+            if value in _read(cls, '_value2member_map_'):
+                return True
             if not _read(cls, '_unhashable_values_'):
                 return _flag_answer(cls, value) if _is_flag(cls) else False
             return _contains_rest(cls, value, True)
@@ -291,12 +284,9 @@ elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
         return _contains_rest(cls, value, True)
 else:    # 3.8 to 3.11.6
     def contains(cls, value):
-        if type(value) in _NEVER_MEMBERS:
-            try:
-                if value in _read(cls, '_value2member_map_'):
-                    return True
-            except TypeError:
-                return _contains_rest(cls, value, False)
+        if type(value) is int or type(value) is str:
+            if value in _read(cls, '_value2member_map_'):
+                return True
             if id(cls) not in _CLASSES_NOT_PLAIN:
                 return False
             return _contains_rest(cls, value, True)
