@@ -6,8 +6,8 @@ first.  Under Lib/, Doc/ and Misc/:
 
     X.fix.diff       a unified diff against CPython 3.13.5's file X
     X.feature.diff   a unified diff against X after the fix (3.13.5 + fix)
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       a NEWS entry of the fix
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   one of the feature
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       the fix's NEWS entry
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   the feature's
 
 A file only one PR touches has only that PR's diff.  The NEWS entries are
 the only new files; their blurb nonce names the PR, and N and M are
