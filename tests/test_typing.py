@@ -473,8 +473,23 @@ class TypeshedEdit(unittest.TestCase):
             self.assertEqual(f.read(), self.edit.add_methods(SMALL_STUB, gate=None,
                                                              contains_any=True))
         self.assertTrue(os.path.isfile(os.path.join(self.scratch, 'copy', 'stdlib', 'VERSIONS')))
+        # Made again (after an upgrade of pyright), the copy is replaced.
+        with open(os.path.join(source, 'stdlib', 'VERSIONS'), 'w') as f:
+            f.write('enum: 3.0-\nnew: 3.0-\n')
+        with open(os.path.join(self.scratch, 'copy', 'stdlib', 'stale.pyi'), 'w') as f:
+            f.write('')
+        again = self.command('--source', source, 'copy')
+        self.assertEqual(again.returncode, 0, again.stderr)
+        with open(os.path.join(self.scratch, 'copy', 'stdlib', 'VERSIONS')) as f:
+            self.assertEqual(f.read(), 'enum: 3.0-\nnew: 3.0-\n')
+        self.assertEqual(sorted(os.listdir(os.path.join(self.scratch, 'copy', 'stdlib'))),
+                         ['VERSIONS', 'enum.pyi'])
+        # A directory it did not make is never replaced.
+        os.makedirs(os.path.join(self.scratch, 'mine'))
+        with open(os.path.join(self.scratch, 'mine', 'notes.txt'), 'w') as f:
+            f.write('mine')
         # Bad input: one line, exit 2, nothing written or changed.
-        for args, says in ((['--source', source, 'copy'], 'is not an empty directory'),
+        for args, says in ((['--source', source, 'mine'], 'nor a copy this command made'),
                            (['--source', self.scratch, 'other'], 'is not a typeshed tree'),
                            (['--source', os.path.join(self.scratch, 'copy'), 'other'],
                             'already has from_value')):
@@ -484,7 +499,8 @@ class TypeshedEdit(unittest.TestCase):
                 self.assertIn(says, result.stderr)
                 self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
                 self.assertFalse(os.path.exists(os.path.join(self.scratch, 'other')))
-        self.assertEqual(sorted(os.listdir(self.scratch)), ['copy', 'source'])
+        self.assertEqual(os.listdir(os.path.join(self.scratch, 'mine')), ['notes.txt'])
+        self.assertEqual(sorted(os.listdir(self.scratch)), ['copy', 'mine', 'source'])
 
 
 def typeshed_tool():

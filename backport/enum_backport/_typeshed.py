@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 
 FEATURE_VERSION = (3, 16)
 
@@ -92,29 +93,55 @@ def add_methods(text, gate=FEATURE_VERSION, contains_any=False):
     return text
 
 
+#: The file that marks a copy this module made, so that making the copy
+#: again (after upgrading pyright) replaces it.
+MARKER = 'ENUM_BACKPORT_COPY'
+
+
 def write_copy(source, target, gate=None):
     """Copy the typeshed tree `source` to `target`, enum.pyi edited.
 
     The copy gives every version (by default; else those from `gate`) the
-    methods and an ``in`` for any object.  `target` must not exist yet (or
-    be an empty directory); on any error nothing is left behind.
+    methods and an ``in`` for any object.  `target` must not exist yet, be
+    an empty directory, or be an earlier copy made here (it is replaced);
+    on any error nothing is written and an earlier copy stays as it was.
     """
     stub = os.path.join(source, 'stdlib', 'enum.pyi')
     if not os.path.isfile(stub):
         raise StubError('%s is not a typeshed tree: it has no stdlib/enum.pyi' % source)
     with open(stub, encoding='utf-8') as f:
         text = add_methods(f.read(), gate=gate, contains_any=gate is None)
-    if os.path.exists(target) and (not os.path.isdir(target) or os.listdir(target)):
-        raise StubError('%s exists and is not an empty directory' % target)
-    if os.path.isdir(target):
-        os.rmdir(target)
+    earlier = os.path.isfile(os.path.join(target, MARKER))
+    if not earlier and os.path.exists(target) and (
+            not os.path.isdir(target) or os.listdir(target)):
+        raise StubError('%s exists and is neither an empty directory nor a copy this '
+                        'command made' % target)
+    # Made beside the target, then moved into place.
+    parent = os.path.dirname(os.path.abspath(target))
+    os.makedirs(parent, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix='.enum-backport-typeshed-', dir=parent)
     try:
-        shutil.copytree(source, target)
-        with open(os.path.join(target, 'stdlib', 'enum.pyi'), 'w', encoding='utf-8') as f:
+        made = os.path.join(scratch, 'copy')
+        shutil.copytree(source, made)
+        with open(os.path.join(made, 'stdlib', 'enum.pyi'), 'w', encoding='utf-8') as f:
             f.write(text)
-    except BaseException:
-        shutil.rmtree(target, ignore_errors=True)
-        raise
+        with open(os.path.join(made, MARKER), 'w', encoding='utf-8') as f:
+            f.write('Made by `python -m enum_backport typeshed` from %s.\n'
+                    'Running it again with this directory replaces it.\n' % source)
+        if not earlier:
+            if os.path.isdir(target):
+                os.rmdir(target)
+            os.rename(made, target)
+            return
+        kept = os.path.join(scratch, 'earlier')
+        os.rename(target, kept)
+        try:
+            os.rename(made, target)
+        except BaseException:
+            os.rename(kept, target)
+            raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def pyright_typesheds():
@@ -145,7 +172,8 @@ def main(argv):
         description='Copy a typeshed tree with from_value() and from_name() on EnumMeta '
                     'and an `in` that takes any object, for pyright '
                     '(pyright --typeshedpath OUTDIR, or "typeshedPath" in pyrightconfig.json).')
-    parser.add_argument('outdir', help='where the copy goes (must not exist, or be empty)')
+    parser.add_argument('outdir', help='where the copy goes (must not exist, be empty, or be an earlier '
+                             'copy made by this command, which is replaced)')
     parser.add_argument('--source', help='the typeshed tree to copy (default: that of the '
                                          'pyright package installed beside this Python, or '
                                          'of the pyright under ./node_modules)')
