@@ -7,8 +7,8 @@
    alone and the fix with the feature: fetch the 3.13.5 source, build
    stock, fix-only and fix+feature 3.13.5 (cached), merge each PR set's Lib
    diffs onto Debian's 3.14 and 3.15, run the stdlib suites, this project's
-   tests and each interpreter's stock test_enum.py on all six patched
-   interpreters and a refleak check on 3.15's debug build, build and check
+   tests and each interpreter's stock test_enum.py on all seven patched
+   interpreters (3.13.5t with both PRs only) and a refleak check on 3.15's debug build, build and check
    the changed docs, and make and check the patch series (stand-in numbers,
    thrown away).
 2. The backport: tox, with one environment per interpreter from 3.8 up

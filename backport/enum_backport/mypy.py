@@ -20,8 +20,8 @@ this project writes (see `_add_lookup`), and, where typeshed's
 ``__contains__`` takes only members (targets before 3.12), one that takes
 any object.  Being added to the metaclass, they behave as the interpreter's
 do: a member, method or classmethod of the same name that an enum defines
-wins.  Where typeshed already has the methods (3.16 and a patched
-typeshed) the plugin adds nothing.
+wins.  Where typeshed already has the methods (a typeshed with this
+project's patch, which gives them to 3.16) the plugin adds nothing.
 
 mypy asks its plugins for a hook by name and calls the first it gets: a
 plugin listed before this one that also hooks classes based on ``type``

@@ -227,8 +227,8 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
     """
 
 # `in` is mostly asked whether a value is valid, and mostly answered no. For
-# an exact int or str, the values most asked about (no enum class derives
-# from them, and their ``__class__`` cannot claim otherwise),
+# an exact int or str, the values most asked about (an enum class is never
+# exactly int or str, and their ``__class__`` cannot claim otherwise),
 # isinstance(value, cls) is false, so it is not asked: on an enum class it
 # looks ``__instancecheck__`` up on the metaclass and calls it, which costs
 # more than the rest of a hit.  The type is compared by identity, not looked
@@ -236,8 +236,9 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
 # raise.  An int or a str always hashes.  After the value map, a plain class
 # (no unhashable member values, not a Flag) has nothing more to ask, and
 # what the class keeps tells so without a call: the record of unhashable
-# values is read in place (enum updates it when members are added later, as
-# _add_member_ and _add_value_alias_ do on 3.13), or, where there is none,
+# values is read in place (enum fills it as it makes members, and
+# _add_value_alias_ adds to it on 3.13; _add_member_ does not, and then the
+# constructor's search does not find that value either), or, where there is none,
 # the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
 # every attribute read on an enum class goes through a slot that calls
 # type.__getattribute__ the slow way; there it is called directly (the
