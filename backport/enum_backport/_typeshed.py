@@ -128,17 +128,16 @@ def write_copy(source, target, gate=None):
         with open(os.path.join(made, MARKER), 'w', encoding='utf-8') as f:
             f.write('Made by `python -m enum_backport typeshed` from %s.\n'
                     'Running it again with this directory replaces it.\n' % source)
-        if not earlier:
-            if os.path.isdir(target):
-                os.rmdir(target)
-            os.rename(made, target)
-            return
         kept = os.path.join(scratch, 'earlier')
-        os.rename(target, kept)
+        if earlier:
+            os.rename(target, kept)
+        elif os.path.isdir(target):
+            os.rmdir(target)
         try:
             os.rename(made, target)
         except BaseException:
-            os.rename(kept, target)
+            if earlier:
+                os.rename(kept, target)
             raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
