@@ -4,9 +4,9 @@ Each suite (``test_enum`` by default) runs in a child interpreter that has
 imported enum_backport.  Its failures are then held against the ledger,
 which lists, per interpreter version and suite, the tests that fail only
 under the backport (because they assert the ``in`` the backport replaces,
-or compare help()'s text for it), each with a one-line reason.  A failure the ledger does not list,
-or a listed test that passes (or no longer exists), is a discrepancy, and
-the run exits non-zero.
+or compare help()'s text for it), each with a one-line reason.  A failure
+the ledger does not list, or a listed test that passes (or no longer
+exists), is a discrepancy, and the run exits non-zero.
 
 The ledger also names tests that are excluded from a suite, with the
 reason, because they fail on this interpreter without the backport too.

@@ -238,8 +238,8 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
 # what the class keeps tells so without a call: the record of unhashable
 # values is read in place (enum fills it as it makes members, and
 # _add_value_alias_ adds to it on 3.13; _add_member_ does not, and then the
-# constructor's search does not find that value either), or, where there is none,
-# the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
+# constructor does not find that value from a hashable one either), or,
+# where there is none, the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
 # every attribute read on an enum class goes through a slot that calls
 # type.__getattribute__ the slow way; there it is called directly (the
 # attributes read are ones EnumType sets on every class it makes, so the
