@@ -283,7 +283,7 @@ class Fixture(unittest.TestCase):
     def read(self, path):
         return (self.tree / path).read_text()
 
-    def apply(self, prs=change.BOTH, **kwargs):
+    def apply(self, prs=change.ALL, **kwargs):
         return apply.apply_change(self.tree, change.collect(self.repo, prs), self.source,
                                   out=io.StringIO(), **kwargs)
 
@@ -759,7 +759,7 @@ class RepositoryChangeTests(unittest.TestCase):
         if not source.tarball.is_file():
             self.skipTest("the 3.13.5 tarball is not in %s (run cpython_change.py fetch)"
                           % source.tarball.parent)
-        for prs in (change.FIX, change.BOTH):
+        for prs in (change.FIX, change.ALL):
             by_path = change.diffs_by_path(change.collect(REPO, prs))
             stock = source.read(list(by_path))
             for path, items in by_path.items():
@@ -926,7 +926,7 @@ class SeriesTests(Fixture):
         return {change.label(prs): apply.carry(change.collect(self.repo, prs), newer,
                                                self.source, self.tmp / "m" / change.label(prs),
                                                out=io.StringIO())
-                for prs in (change.FIX, change.BOTH)}
+                for prs in (change.FIX, change.ALL)}
 
     def series(self, issues=None, author="Ada Lovelace <ada@lovelace.dev>", newer=(),
                proof_only=False, texts_dir=None):

@@ -1,37 +1,40 @@
 #!/usr/bin/env python3
 """Apply and prove this project's change to CPython, on every base there is here.
 
-The change is two pull requests, as CPython takes them: the FIX (`in` by
-hash and without side effects, the constructor's equality fixes; for main
-and the 3.15 and 3.14 branches) and the FEATURE (EnumType.from_value() and
-from_name(); main only), which applies on top of the fix.  The repository
-holds them as CPython lays out its tree: under Lib/, Doc/ and Misc/,
-``X.fix.diff`` is a unified diff against CPython 3.13.5's ``X`` and
-``X.feature.diff`` one against ``X`` with the fix; the NEWS entries are
-the new files, their blurb nonce naming their PR (tools/cpython/change.py).
+The change is three pull requests, as CPython takes them, each applying on
+top of the one before: the FIX (`in` finds a hashable value in constant
+time again; for main and the 3.15 and 3.14 branches), the FLAG PR (Flag
+`in` creates no pseudo-member; main) and the FEATURE (EnumType.from_value()
+and from_name(); main).  The repository holds them as CPython lays out its
+tree: under Lib/, Doc/ and Misc/, ``X.fix.diff`` is a unified diff against
+CPython 3.13.5's ``X``, ``X.flag.diff`` one against ``X`` with the fix and
+``X.feature.diff`` one against ``X`` with both; the NEWS entries are the
+new files, their blurb nonce naming their PR (tools/cpython/change.py).
 A *base* is a tree of CPython files plus the interpreter that runs them
 (tools/cpython/base.py):
 
-    3.13.5   the release tarball, built from source (stock, fix, fix+feature)
-    3.13.5t  the same, built free-threaded (--disable-gil); fix+feature, test stage
+    3.13.5   the release tarball, built from source (stock, and with each PR set)
+    3.13.5t  the same, built free-threaded (--disable-gil); all three PRs, test stage
     3.14     Debian unstable's binary, Lib files from its packages
     3.15     the same, and its debug build for the refleak runs
 
-Every stage proves the fix alone and the fix with the feature.  `all` runs
-the stages in order, each a module of tools/cpython/:
+Every stage proves each PR set: the fix alone, fix+flag, and all three.
+`all` runs the stages in order, each a module of tools/cpython/:
 
     obtain   the 3.13.5 tarball; the Debian root (made in the background)
-    build    stock 3.13.5, then fix and fix+feature from copies of it
+    build    stock 3.13.5, then fix, fix+flag and fix+flag+feature from copies of it
     carry    the Lib diffs merged 3-way (base 3.13.5) onto 3.14's and 3.15's
     test     stdlib suites, this project's tests, and each interpreter's own
              stock test_enum.py on each patched interpreter, then `-R 3:3
-             test_enum` on 3.15's debug build (fix, fix+feature, stock)
+             test_enum` on 3.15's debug build (each PR set, and stock)
     docs     html (stock and patched), doctests, sphinx-lint, whitespace, blurb
-    patch    the series 0001 (fix) 0002 (feature), made and checked with
-             stand-in numbers in a scratch directory, then thrown away
+    patch    the series 0001 (fix) 0002 (flag) 0003 (feature), made and
+             checked with stand-in numbers in a scratch directory, then
+             thrown away
 
-`patch --fix-issue N --feature-issue M --author 'Name <email>' --output DIR`
-writes the series for real, with each PR's GitHub issue and PR description.
+`patch --fix-issue N --flag-issue M --feature-issue K --author 'Name <email>'
+--output DIR` writes the series for real, with each PR's GitHub issue and PR
+description.
 
 Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
 (default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
@@ -53,7 +56,7 @@ from cpython.base import RUN_DIR, Interpreter, SourceBase
 from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
-ENUMS = (change.FIX, change.BOTH)  # what each base is proven with
+ENUMS = (change.FIX, change.FLAG, change.ALL)  # what each base is proven with
 # `all` checks the series with these, in a scratch directory it deletes.
 PROOF_AUTHOR = "proof only, not for pasting <proof-only@invalid>"
 
@@ -97,7 +100,7 @@ class Run:
                                       + [b.name for b in self.newer()])))
         return chosen
 
-    def carried(self, base, prs=change.BOTH):
+    def carried(self, base, prs=change.ALL):
         """The Lib files of PRS merged onto BASE, kept in the cache."""
         files = self.files_of(prs)
         stock = base.read([f.path for f in files if f.is_lib and f.is_diff])
@@ -116,36 +119,41 @@ def cmd_fetch(run):
 
 
 def cmd_apply(run):
-    """Apply the fix and the feature (or --fix-only) to --tree: exactly, else 3-way."""
-    prs = change.FIX if run.args.fix_only else change.BOTH
+    """Apply the PRs (all three, or up to --up-to) to --tree: exactly, else 3-way."""
+    up_to = "fix" if run.args.fix_only else run.args.up_to
+    prs = change.PRS[:change.PRS.index(up_to) + 1]
     issues = {}
-    for pr, number in (("fix", run.args.fix_issue), ("feature", run.args.feature_issue)):
+    for pr in change.PRS:
+        number = getattr(run.args, "%s_issue" % pr)
         if number is not None:
             patch.check_issue("--%s-issue" % pr, number, run.standins())
             if pr in prs:
                 issues[pr] = number
     name = patch.check_author(run.args.author)[0] if run.args.author else None
-    if name is None and "feature" in prs:
-        say("no --author: the whatsnew entry's credit is left as {author_name}")
+    if name is None and "flag" in prs:
+        say("no --author: the whatsnew entries' credit is left as {author_name}")
     apply.apply_change(run.args.tree, run.files_of(prs), run.source, issues=issues,
                        author_name=name)
 
 
+BUILDS = {"fix": change.FIX, "flag": change.FLAG, "patched": change.ALL}
+
+
 def build_of(run, kind, freethreaded=False):
-    """The 3.13.5 interpreter KIND: stock, fix (the fix alone) or patched (fix+feature)."""
+    """The 3.13.5 interpreter KIND: stock, fix (the fix alone), flag (fix+flag) or patched (all)."""
     if kind == "stock":
         return build.stock(run.source, run.args.jobs, freethreaded)
-    return build.patched(run.source, run.change_dir, run.args.jobs,
-                         change.FIX if kind == "fix" else change.BOTH, freethreaded)
+    return build.patched(run.source, run.change_dir, run.args.jobs, BUILDS[kind],
+                         freethreaded)
 
 
 def cmd_build(run):
-    """Build stock, fix-only and fix+feature 3.13.5 (default: all); print the interpreter paths.
+    """Build stock 3.13.5 and 3.13.5 with each PR set (default: all); print the interpreter paths.
 
-    --patched is the fix with the feature (what benchmarks/run.py measures).
+    --patched is all three PRs (what benchmarks/run.py measures).
     """
-    kinds = [k for k in ("stock", "fix", "patched") if getattr(run.args, k)] or [
-        "stock", "fix", "patched"]
+    kinds = [k for k in ("stock", "fix", "flag", "patched") if getattr(run.args, k)] or [
+        "stock", "fix", "flag", "patched"]
     for kind in kinds:
         python = build_of(run, kind, run.args.freethreaded)
         run.versions[run.source.version] = run.source.describe(python)
@@ -160,9 +168,9 @@ def cmd_carry(run):
 
 
 def cmd_test(run):
-    """Prove the fix alone and the fix with the feature on each base; refleaks on 3.15-dbg.
+    """Prove each PR set (fix, fix+flag, all three) on each base; refleaks on 3.15-dbg.
 
-    Every patched interpreter (two per base) is tested side by side with the
+    Every patched interpreter (three per base) is tested side by side with the
     others (their suites wait more than they compute: test_socket alone
     waits a minute), each with regrtest -jN.
     The free-threaded 3.13.5t is built in its job, beside the others' suites.
@@ -176,7 +184,7 @@ def cmd_test(run):
             jobs.append(("%s %s" % (run.source.version, change.label(prs)),
                          lambda out, p=python, e=prs: prove_source(run, p, e, ledger, out)))
     if names is None or run.source.version + "t" in names:
-        jobs.append((run.source.version + "t fix+feature",
+        jobs.append((run.source.version + "t " + change.label(change.ALL),
                      lambda out: prove_freethreaded(run, out)))
     for base in run.pick(names):
         merged = {}
@@ -205,10 +213,10 @@ def prove_source(run, python, prs, ledger, out):
 
 
 def prove_freethreaded(run, out):
-    """As prove_source, on the free-threaded build with the fix and the feature."""
+    """As prove_source, on the free-threaded build with all three PRs."""
     python = build.patched(run.source, run.change_dir, run.args.jobs, freethreaded=True)
-    say("=== %st with fix+feature: %s, free-threaded (--disable-gil; the GIL checked off) ==="
-        % (run.source.version, run.source.describe(python)), out)
+    say("=== %st with %s: %s, free-threaded (--disable-gil; the GIL checked off) ==="
+        % (run.source.version, change.label(change.ALL), run.source.describe(python)), out)
     root = python.parents[2]
     # For the venv: hypothesis's newest releases are an sdist that needs
     # Rust on a free-threaded CPython; the newest with a wheel will do.
@@ -247,13 +255,13 @@ def start_html(run):
 
 
 def cmd_patch(run):
-    """Write the series DIR/0001 (fix), DIR/0002 (feature) and each PR's issue and PR text.
+    """Write the series DIR/0001 (fix), 0002 (flag), 0003 (feature) and each PR's texts.
 
     Lib/ against the newest base, the rest against 3.13.5; prints DIR.
     """
     args = run.args
-    issues = dict(zip(("fix", "feature"), patch.check_issues(
-        args.fix_issue, args.feature_issue, run.standins())))
+    issues = patch.check_issues({pr: getattr(args, "%s_issue" % pr) for pr in change.PRS},
+                                run.standins())
     patch.check_author(args.author)
     if not args.output:
         raise ToolError("say where to write the series: --output DIR")
@@ -264,8 +272,9 @@ def cmd_patch(run):
 
 def make_series(run, issues, author, output, proof_only):
     """The series into OUTPUT, Lib/ against --lib-base (default the newest base)."""
-    fields = patch.fields(issues["fix"], issues["feature"], author, texts.load_ledger(),
-                          run.checkout / "benchmarks" / "results.rst", proof_only=proof_only)
+    fields = patch.fields(issues, author, texts.load_ledger(),
+                          run.checkout / "benchmarks" / "results.rst", run.files,
+                          proof_only=proof_only)
     if run.args.lib_base == run.source.version:
         newer, lib_base = [], run.source
         with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
@@ -296,13 +305,14 @@ def cmd_patch_proof(run):
     What a contributor pastes comes only from `patch` with real numbers.
     """
     issues = {pr: number for pr, number in change.standin_issues(run.files).items()}
-    if set(issues) != {"fix", "feature"}:
+    if set(issues) != set(change.PRS):
         raise ToolError("each PR needs a NEWS entry with a stand-in number (found: %s)"
                         % (", ".join(sorted(issues)) or "none"))
     with tempfile.TemporaryDirectory(prefix="cpython-series-proof-") as scratch:
         make_series(run, issues, PROOF_AUTHOR, Path(scratch) / "series", proof_only=True)
     say("series proof done; its stand-in-numbered output is deleted (write the real one "
-        "with `patch --fix-issue N --feature-issue M --author 'Name <email>' --output DIR`)")
+        "with `patch --fix-issue N --flag-issue M --feature-issue K --author 'Name <email>' "
+        "--output DIR`)")
 
 
 def cmd_typeshed(run):
@@ -330,7 +340,8 @@ def cmd_all(run):
     steps = [("fetch", cmd_fetch),
              ("build stock", lambda r: build_of(r, "stock")),
              ("build fix", lambda r: build_of(r, "fix")),
-             ("build fix+feature", lambda r: build_of(r, "patched")),
+             ("build fix+flag", lambda r: build_of(r, "flag")),
+             ("build fix+flag+feature", lambda r: build_of(r, "patched")),
              ("docs html, started", start_html), ("test", cmd_test), ("docs", cmd_docs),
              ("typeshed stubtest", cmd_typeshed), ("patch (proof)", cmd_patch_proof)]
     run.args.base = run.args.lib_base = None
@@ -397,7 +408,9 @@ def make_parser():
     issue = argparse.ArgumentParser(add_help=False)
     issue.add_argument("--fix-issue", type=int, metavar="N",
                        help="the CPython gh issue of the fix; its NEWS entry is renamed for it")
-    issue.add_argument("--feature-issue", type=int, metavar="M",
+    issue.add_argument("--flag-issue", type=int, metavar="M",
+                       help="the CPython gh issue of the flag PR; likewise")
+    issue.add_argument("--feature-issue", type=int, metavar="K",
                        help="the CPython gh issue of the feature; likewise")
     bases = argparse.ArgumentParser(add_help=False)
     bases.add_argument("--base", action="append", metavar="NAME",
@@ -407,7 +420,7 @@ def make_parser():
         prog="cpython_change.py", description=__doc__.split("\n\n")[0],
         epilog="Typical use: `cpython_change.py all --apt-source` (Debian) or "
                "`cpython_change.py all --tarball Python-3.13.5.tar.xz`; "
-               "`cpython_change.py patch --fix-issue N --feature-issue M --author "
+               "`cpython_change.py patch --fix-issue N --flag-issue M --feature-issue K --author "
                "'Name <email>' --output DIR` for the patches; "
                "`cpython_change.py apply --tree ~/cpython` for a CPython checkout.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -426,15 +439,19 @@ def make_parser():
         p.set_defaults(func=function)
         if name == "apply":
             p.add_argument("--tree", required=True, help="the CPython source tree to change")
+            p.add_argument("--up-to", choices=change.PRS, default=change.PRS[-1],
+                           help="apply the PRs up to this one (default: all three)")
             p.add_argument("--fix-only", action="store_true",
-                           help="apply the fix alone (for a 3.14 or 3.15 branch)")
+                           help="apply the fix alone (for a 3.14 or 3.15 branch): --up-to fix")
             p.add_argument("--author", metavar="'NAME <EMAIL>'",
                            help="the contributor credited in the whatsnew entry")
         elif name == "build":
             p.add_argument("--stock", action="store_true", help="build the stock tree")
             p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")
+            p.add_argument("--flag", action="store_true",
+                           help="build the tree with the fix and the flag PR")
             p.add_argument("--patched", action="store_true",
-                           help="build the tree with the fix and the feature")
+                           help="build the tree with all three PRs")
             p.add_argument("--freethreaded", action="store_true",
                            help="the free-threaded builds (--disable-gil, python3.13t)")
         elif name == "patch":

@@ -45,7 +45,7 @@ INTERPRETER = "python3.13"
 # The free-threaded build: the same, without the GIL.
 FREETHREADED_FLAGS = CONFIGURE_FLAGS + ["--disable-gil"]
 FREETHREADED_INTERPRETER = "python3.13t"
-KEEP_PATCHED = 4  # two of each kind, counted apart for the free-threaded ones
+KEEP_PATCHED = 6  # two of each PR set, counted apart for the free-threaded ones
 
 
 def configure_flags(freethreaded=False):
@@ -66,7 +66,7 @@ def stock_dir(source, freethreaded=False):
     return source.cache / "builds" / (_prefix("stock", freethreaded) + key)
 
 
-def patched_dir(source, repo, prs=change.BOTH, freethreaded=False):
+def patched_dir(source, repo, prs=change.ALL, freethreaded=False):
     key = short_key({"kind": "patched", "stock": stock_dir(source, freethreaded).name,
                      "change": change.digest(repo, prs), "prs": list(prs)})
     return source.cache / "builds" / (_prefix("patched", freethreaded) + key)
@@ -122,8 +122,8 @@ def stock(source, jobs=2, freethreaded=False):
         return _finished(root, t)
 
 
-def patched(source, repo, jobs=2, prs=change.BOTH, freethreaded=False):
-    """3.13.5 patched with PRS (the fix; or both), made from the stock build unless it exists.
+def patched(source, repo, jobs=2, prs=change.ALL, freethreaded=False):
+    """3.13.5 patched with PRS (a prefix of change.PRS), made from the stock build unless it exists.
 
     FREETHREADED: the same, from the free-threaded stock build.
     """
@@ -163,7 +163,7 @@ def patched(source, repo, jobs=2, prs=change.BOTH, freethreaded=False):
     return _finished(root, t)
 
 
-def check_patched(root, stock_root, prs=change.BOTH, freethreaded=False):
+def check_patched(root, stock_root, prs=change.ALL, freethreaded=False):
     """The patched build runs the patched files, from its own prefix only.
 
     from_value is there exactly when the feature is; a free-threaded build

@@ -1,23 +1,29 @@
-"""The change as the repository holds it: two pull requests, the fix and the feature.
+"""The change as the repository holds it: three pull requests, each on the one before.
 
-CPython takes bug fixes on main and its maintenance branches and features
-on main only, so the change is two PRs, the second made on top of the
-first.  Under Lib/, Doc/ and Misc/:
+CPython takes bug fixes on main and its maintenance branches and other
+changes on main only, and a PR does one thing, so the change is three PRs:
+
+    fix      `in` finds a hashable value in constant time again (main, 3.15, 3.14)
+    flag     Flag `in` creates no pseudo-member (main)
+    feature  EnumType.from_value() and from_name() (main)
+
+Under Lib/, Doc/ and Misc/:
 
     X.fix.diff       a unified diff against CPython 3.13.5's file X
-    X.feature.diff   a unified diff against X after the fix (3.13.5 + fix)
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.fix.rst       the fix's NEWS entry
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<M>.feature.rst   the feature's
+    X.flag.diff      a unified diff against X after the fix
+    X.feature.diff   a unified diff against X after the fix and the flag PR
+    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.<PR>.rst   each PR's NEWS entry
 
-A file only one PR touches has only that PR's diff.  The NEWS entries are
-the only new files; their blurb nonce names the PR, and N and M are
+A file a PR does not touch has no diff of that PR.  The NEWS entries are
+the only new files; their blurb nonce names the PR, and their numbers are
 stand-ins that `patch` replaces (with a real nonce) when it writes the
-patches.  The whatsnew diff is only a carrier: the blocks of lines it adds
-(the entry under "Improved modules", then the note under "Porting to
+patches.  A whatsnew diff is only a carrier: the blocks of lines it adds
+(the entry under "Improved modules", then a note under "Porting to
 Python X.Y") are placed into whichever tree is patched (see whatsnew.py).
 
-Every function here takes the files of the PRs wanted: `collect(repo,
-FIX)` for the fix alone, `collect(repo)` for both, in order.
+Every function here takes the files of the PRs wanted, always a prefix
+of PRS: `collect(repo, FIX)` for the fix alone, `collect(repo, FLAG)` for
+the fix and the flag PR, `collect(repo)` for all three, in order.
 """
 
 import base64
@@ -30,9 +36,9 @@ from pathlib import Path
 from .util import ToolError, git, outside_git, sha256_file
 
 DIRS = ("Lib", "Doc", "Misc")
-PRS = ("fix", "feature")    # in the order they apply
-FIX, BOTH = ("fix",), PRS
-DIFF_NAME_RE = re.compile(r"^(?P<path>.+)\.(?P<pr>fix|feature)\.diff$")
+PRS = ("fix", "flag", "feature")    # in the order they apply
+FIX, FLAG, ALL = PRS[:1], PRS[:2], PRS
+DIFF_NAME_RE = re.compile(r"^(?P<path>.+)\.(?P<pr>fix|flag|feature)\.diff$")
 NEWS_DIR = "Misc/NEWS.d/next/"
 WHATSNEW_RE = re.compile(r"^Doc/whatsnew/(\d+)\.(\d+)\.rst$")
 NEWS_NAME_RE = re.compile(
@@ -41,7 +47,7 @@ NEWS_NAME_RE = re.compile(
 
 
 def label(prs):
-    """How a run names the PRs it proves: "fix" or "fix+feature"."""
+    """How a run names the PRs it proves: "fix", "fix+flag" or "fix+flag+feature"."""
     return "+".join(prs)
 
 
@@ -76,26 +82,28 @@ def _classify(rel):
     if match:
         return File(match.group("path"), rel, match.group("pr"))
     if rel.endswith(".diff"):
-        return ("%s: a diff must say its PR: %s.fix.diff (against 3.13.5) or "
-                "%s.feature.diff (against 3.13.5 + fix)" % (rel, rel[:-5], rel[:-5]))
+        return ("%s: a diff must say its PR: %s.fix.diff (against 3.13.5), "
+                "%s.flag.diff (against 3.13.5 + fix) or %s.feature.diff (against "
+                "3.13.5 + fix + flag)" % (rel, rel[:-5], rel[:-5], rel[:-5]))
     name = NEWS_NAME_RE.match(rel.rsplit("/", 1)[-1])
     if rel.startswith(NEWS_DIR) and name and name.group("nonce") in PRS:
         return File(rel, rel, name.group("nonce"))
     return ("%s: a new file must be a NEWS entry whose blurb nonce names its PR "
-            "(%sSECTION/DATE.gh-issue-N.fix.rst or .feature.rst)" % (rel, NEWS_DIR))
+            "(%sSECTION/DATE.gh-issue-N.PR.rst, PR one of %s)"
+            % (rel, NEWS_DIR, ", ".join(PRS)))
 
 
-def collect(repo, prs=BOTH):
+def collect(repo, prs=ALL):
     """The Files of the PRs PRS under REPO's Lib/, Doc/ and Misc/.
 
-    Sorted by path, a path's fix diff before its feature diff (the order
-    they apply in).  A file that fits neither PR's naming is an error.
+    Sorted by path, a path's diffs in the order they apply.  A file that
+    fits no PR's naming is an error.
     """
     repo = Path(repo)
     unknown = set(prs) - set(PRS)
-    if unknown or not prs:
-        raise ToolError("no such PR: %s (there are %s)" % (", ".join(sorted(unknown)) or "none",
-                                                        ", ".join(PRS)))
+    if unknown or not prs or tuple(prs) != PRS[:len(prs)]:
+        raise ToolError("no such PR set: %s (there are %s, each on the ones before)"
+                        % (", ".join(prs) or "none", ", ".join(PRS)))
     files, problems = [], []
     for top in DIRS:
         for source in sorted((repo / top).rglob("*")) if (repo / top).is_dir() else ():
@@ -109,7 +117,7 @@ def collect(repo, prs=BOTH):
                     found.source = source
                     files.append(found)
     if problems:
-        raise ToolError("the change is not laid out as two PRs:\n  " + "\n  ".join(problems))
+        raise ToolError("the change is not laid out as its PRs:\n  " + "\n  ".join(problems))
     if not files:
         raise ToolError("no diffs or new files under %s/{%s}" % (repo, ",".join(DIRS)))
     for item in files:
@@ -147,7 +155,7 @@ def _numstat(item):
                env=outside_git(where)).stdout
 
 
-def digest(repo, prs=BOTH):
+def digest(repo, prs=ALL):
     """What a tree patched with PRS depends on: their files' paths and content hashes."""
     return [[f.source.relative_to(repo).as_posix(), sha256_file(f.source)]
             for f in collect(repo, prs)]

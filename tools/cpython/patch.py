@@ -1,4 +1,4 @@
-"""Write the change as a git format-patch series: 0001 the fix, 0002 the feature.
+"""Write the change as a git format-patch series: 0001 fix, 0002 flag, 0003 feature.
 
 The series is made against the closest thing to main that exists here:
 Lib/ files against the newest base's (Debian's 3.15, with each PR's Lib
@@ -9,18 +9,22 @@ diffs carried onto it by the 3-way merge), everything else against
     commit B  the same, with the newest base's Lib files the change touches
     commit 1  the fix: its Lib files merged onto B's, its other files, its
               NEWS entry named for the real issue with a blurb nonce
-    commit 2  the feature on top: the same for its files, the whatsnew entry
+    commit 2  the flag PR on top: the same for its files
+    commit 3  the feature on top: the same for its files
 
-`git format-patch --full-index B..2` gives 0001 and 0002.  Their index
+`git format-patch --full-index B..3` gives 0001 to 0003.  Their index
 lines name the newest base's blobs for Lib/ and 3.13.5's for the rest,
 which is what lets `git am -3` merge them in a CPython clone whose main has
-moved on.  Checked here: `git am` of both onto B gives commit 2's tree;
-`git am -3` of both onto A merges without a conflict; and 0001 alone goes
+moved on.  Checked here: `git am` of the three onto B gives commit 3's
+tree; `git am -3` of them onto A merges without a conflict; and 0001 alone goes
 onto every newer base's Lib files (3.14's and 3.15's: the fix is a bug fix,
 backported to both), by `git am`, else by `git am -3`, said which.
 
-Beside the patches the directory gets each PR's GitHub issue and PR
-description, filled (texts.py).  Nothing is written unless all of it was
+The whatsnew entries are not in the patches: they belong in main's newest
+whatsnew file (3.16), which no base here has, so each PR's description
+carries its entry and says where it goes (`apply` places them in a
+checkout's newest file).  Beside the patches the directory gets each PR's
+GitHub issue and PR description, filled (texts.py).  Nothing is written unless all of it was
 made and checked.  Real issue numbers and a real author are required:
 `check_issues` and `check_author` say in one line what is wrong.
 """
@@ -43,9 +47,8 @@ HIGHEST_PLAUSIBLE_ISSUE = 999999
 # RFC 2606 and RFC 6761 names: addresses no one reads.
 PLACEHOLDER_DOMAIN_RE = re.compile(
     r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost|local)$", re.I)
-OUTPUTS = {("fix", "issue.md"): "fix-issue.md", ("fix", "pr.md"): "fix-pr.md",
-           ("feature", "issue.md"): "feature-issue.md",
-           ("feature", "pr.md"): "feature-pr.md"}
+OUTPUTS = {(pr, kind): "%s-%s" % (pr, kind) for pr in change.PRS
+           for kind in ("issue.md", "pr.md")}
 SERIES_RE = re.compile(r"^\d{4}-.*\.patch$")
 # typeshed's patch, beside the series (see extra_patches)
 TYPESHED_PATCH = "typeshed-enum.pyi.mbox"
@@ -62,16 +65,19 @@ def check_issue(name, number, standins=()):
     return number
 
 
-def check_issues(fix_issue, feature_issue, standins=()):
-    """The two gh issue numbers, or ToolError saying in one line what is wrong."""
-    if fix_issue is None or feature_issue is None:
-        raise ToolError("give both PRs' CPython issue numbers: --fix-issue N --feature-issue M")
-    check_issue("--fix-issue", fix_issue, standins)
-    check_issue("--feature-issue", feature_issue, standins)
-    if fix_issue == feature_issue:
-        raise ToolError("--fix-issue and --feature-issue are both %d: the fix (backported) "
-                        "and the feature (main only) need an issue each" % fix_issue)
-    return fix_issue, feature_issue
+def check_issues(issues, standins=()):
+    """ISSUES, {PR: gh issue number} for every PR, or ToolError saying in one line what is wrong."""
+    if any(issues.get(pr) is None for pr in change.PRS):
+        raise ToolError("give every PR's CPython issue number: --fix-issue N --flag-issue M "
+                        "--feature-issue K")
+    for pr in change.PRS:
+        check_issue("--%s-issue" % pr, issues[pr], standins)
+    for i, pr in enumerate(change.PRS):
+        for other in change.PRS[i + 1:]:
+            if issues[pr] == issues[other]:
+                raise ToolError("--%s-issue and --%s-issue are both %d: each PR needs an "
+                                "issue of its own" % (pr, other, issues[pr]))
+    return {pr: issues[pr] for pr in change.PRS}
 
 
 def check_author(author):
@@ -95,16 +101,25 @@ def author_parts(author, proof_only=False):
     return check_author(author)
 
 
-def fields(fix_issue, feature_issue, author, ledger, results_rst, proof_only=False):
+def fields(issues, author, ledger, results_rst, files, proof_only=False):
     """The fields texts/ may use (texts.FIELDS), filled.
 
-    PROOF_ONLY takes AUTHOR as it is (the `all` run's stand-in).
+    ISSUES is {PR: gh issue number}; FILES the change's files, whose
+    whatsnew carriers give each PR's entry.  PROOF_ONLY takes AUTHOR as it
+    is (the `all` run's stand-in).
     """
     name, email = author_parts(author, proof_only)
-    return {"fix_issue": fix_issue, "feature_issue": feature_issue,
-            "author": "%s <%s>" % (name, email), "author_name": name, "author_email": email,
-            "in_benchmark_table": texts.in_benchmark_table(results_rst),
-            "stock_test_failures": texts.ledger_markdown(ledger)}
+    found = {"author": "%s <%s>" % (name, email), "author_name": name,
+             "author_email": email,
+             "in_benchmark_table": texts.in_benchmark_table(results_rst),
+             "stock_test_failures": texts.ledger_markdown(ledger)}
+    standins = change.standin_issues(files)
+    for pr in change.PRS:
+        found["%s_issue" % pr] = issues[pr]
+        found["%s_whatsnew" % pr] = texts.whatsnew_markdown(
+            [f for f in files if f.pr == pr and f.is_whatsnew], name,
+            standins.get(pr), issues[pr])
+    return found
 
 
 def extra_patches(series_dir, issues, author):
@@ -112,7 +127,7 @@ def extra_patches(series_dir, issues, author):
 
     A `git am` patch for typeshed's repository (tools/cpython/typeshed.py),
     written beside the series under a name that does not end in .patch: the
-    series directory holds CPython's 0001 and 0002 and nothing else that
+    series directory holds CPython's 0001 to 0003 and nothing else that
     would be taken for part of it.
     """
     path = typeshed.write_patch(Path(series_dir) / TYPESHED_PATCH, issues["feature"],
@@ -122,22 +137,21 @@ def extra_patches(series_dir, issues, author):
 
 def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
                  newer=(), texts_dir=texts.TEXTS, proof_only=False):
-    """Write 0001 (fix) and 0002 (feature) and the PRs' texts into OUTPUT.
+    """Write 0001 (fix), 0002 (flag), 0003 (feature) and the PRs' texts into OUTPUT.
 
     REPO holds the change files; MERGED is {"fix": {path: file},
-    "fix+feature": {path: file}}, the Lib files of each merged onto
-    LIB_BASE's; NEWER the newer bases whose Lib files 0001 must go onto.
-    ISSUES is {"fix": N, "feature": M}.  PROOF_ONLY skips the checks of
+    "fix+flag": {...}, "fix+flag+feature": {...}}, the Lib files of each PR
+    set merged onto LIB_BASE's; NEWER the newer bases whose Lib files 0001
+    must go onto.  ISSUES is {PR: gh issue number}.  PROOF_ONLY skips the checks of
     real numbers and author (the `all` run's stand-ins): its OUTPUT must be
     a scratch directory no one pastes from.  Returns the files written.
     """
     if not proof_only:
-        check_issues(issues["fix"], issues["feature"],
-                     set(change.standin_issues(change.collect(repo)).values()))
+        check_issues(issues, set(change.standin_issues(change.collect(repo)).values()))
     name, email = author_parts(author, proof_only)
     filled = texts.filled_texts(fields_, texts_dir)
     ledger = texts.load_ledger(texts_dir)
-    texts.check_ledger_named(ledger, filled[("fix", "pr.md")])
+    texts.check_ledger_named(ledger, filled)
     identity = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
                 "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
     everything = change.collect(repo)
@@ -167,12 +181,14 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         for path, data in lib_base.read(lib).items():
             (tree / path).write_bytes(data)
         base = commit("%s from %s" % (", ".join(lib), lib_base.version))
-        for pr, label in (("fix", "fix"), ("feature", "fix+feature")):
+        for n, pr in enumerate(change.PRS):
+            label = change.label(change.PRS[:n + 1])
             for path in lib:
                 if path in merged[label]:
                     (tree / path).write_bytes(Path(merged[label][path]).read_bytes())
-            apply.apply_change(tree, [f for f in everything
-                                      if f.pr == pr and not (f.is_lib and f.is_diff)],
+            # Not the whatsnew entries: main's file is not here (see above).
+            apply.apply_change(tree, [f for f in everything if f.pr == pr and not (
+                                          f.is_lib and f.is_diff) and not f.is_whatsnew],
                                source, issues={pr: issues[pr]}, exact_only=True,
                                out=io.StringIO(), author_name=name)
             commit(filled[(pr, "commit.txt")])
@@ -181,9 +197,9 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         git("format-patch", "-q", "--full-index", "--stat", "-o", series_dir,
             "%s..HEAD" % base, cwd=tree, env=env)
         series = sorted(series_dir.glob("*.patch"))
-        if [p.name[:5] for p in series] != ["0001-", "0002-"]:
-            raise ToolError("format-patch wrote %s, not 0001 and 0002"
-                            % ", ".join(p.name for p in series))
+        if [p.name[:5] for p in series] != ["%04d-" % (n + 1) for n in range(len(change.PRS))]:
+            raise ToolError("format-patch wrote %s, not 0001 to %04d"
+                            % (", ".join(p.name for p in series), len(change.PRS)))
         text = "".join(p.read_text() for p in series)
         left = texts.LEFT_FIELD_RE.findall(text)
         if left:
@@ -221,8 +237,9 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
     for number, found in blobs:
         for path, blob in found:
             origin = lib_base.version if path in lib else source.version
+            earlier = ["%04d" % n for n in range(1, int(number))]
             say("  %s %s against %s%s (blob %s)" % (number, path, origin,
-                                                   " + 0001" if number == "0002" else "",
+                                                   "".join(" + " + e for e in earlier),
                                                    blob[:12]))
     say("%s %s: git am onto its base reproduces the change; git am -3 onto pristine "
         "%s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",

@@ -1,8 +1,8 @@
 """Prove the change on an interpreter of a base, and check it for refleaks.
 
-Each base has two patched interpreters: with the fix alone, and with the
-fix and the feature (3.13.5 built from source; Debian's 3.14 and 3.15 with
-the merged files overlaid).  On each:
+Each base has three patched interpreters, one per PR set: the fix alone,
+the fix and the flag PR, and all three (3.13.5 built from source; Debian's
+3.14 and 3.15 with the merged files overlaid).  On each:
 
 1. the enum module that runs is the patched one (its EnumType has
    from_value exactly when the feature is there, and its file is byte for
@@ -11,21 +11,21 @@ the merged files overlaid).  On each:
    test_enum.py among them);
 3. enum_backport cannot be imported, so what follows tests the native API;
 4. the behaviour tests pass natively (plain unittest: no pytest there).
-   With the fix and the feature: tests/test_behaviour*.py, all of them,
-   then the property, bad-input and thread tests from a venv of that
-   interpreter that adds hypothesis.  With the fix alone: the behaviour
-   tests that need neither from_value nor from_name, as
-   `fix_only_selection` picks them (the property, bad-input and thread
-   tests call from_value throughout); the run prints every test it leaves
-   out and why;
+   With all three PRs: tests/test_behaviour*.py, all of them, then the
+   property, bad-input and thread tests from a venv of that interpreter
+   that adds hypothesis.  Without the feature: the behaviour tests that
+   need no PR missing there, as `selection` picks them (a test needs the
+   feature if it names from_value or from_name, the flag PR if it names
+   `needs_flag_pr`; the property, bad-input and thread tests call
+   from_value throughout); the run prints every test it leaves out and why;
 5. the interpreter's own, unchanged test_enum.py, run against the patched
    enum.py, fails only what texts/stock-test-failures.json lists for that
    base and PR (texts.py); a listed test that passes fails the run too.
 
 Refleaks are checked as CPython's refleak buildbots check them, with
-`-m test -R 3:3 test_enum` on the debug build: with the merged files of the
-fix alone, of the fix and the feature, and with the stock ones as the
-control; the runs go side by side.
+`-m test -R 3:3 test_enum` on the debug build: with the merged files of
+each PR set, and with the stock ones as the control; the runs go side by
+side.
 """
 
 import ast
@@ -48,6 +48,9 @@ IGNORE = ["*VSOCK*"]
 NATIVE_TESTS = ["tests.test_properties", "tests.test_bad_inputs", "tests.test_threads"]
 
 FEATURE_NAMES = frozenset(["from_value", "from_name"])
+# What names a PR's behaviour in a test (tests/_support.py's needs_flag_pr
+# marks the tests of the flag PR's behaviour that name no feature).
+PR_NAMES = {"flag": frozenset(["needs_flag_pr"]), "feature": FEATURE_NAMES}
 # A test that touches these needs the backport, whichever methods it uses.
 BACKPORT_NAMES = frozenset(["enum_backport", "backport_only"])
 
@@ -61,18 +64,18 @@ UNITTEST = ("import sys, unittest\n"
             "for test, reason in result.skipped:\n"
             "    print('skipped: %s: %s' % (test.id(), reason))\n"
             "sys.exit(not result.wasSuccessful())\n")
-# With the fix alone enum has no from_value, so tests/_support.py imports
+# Without the feature enum has no from_value, so tests/_support.py imports
 # enum_backport (to patch it in); here that would test the backport, not
-# the fix, and the tool proves enum_backport is not importable.  The
+# the PRs, and the tool proves enum_backport is not importable.  The
 # selected tests use neither method nor the backport, so an empty stand-in
 # module lets their modules import; any use of it fails the test.
-FIX_ONLY_RUNNER = (
+NO_FEATURE_RUNNER = (
     "import enum, sys, types, unittest\n"
     "if hasattr(enum.EnumMeta, 'from_value'):  # EnumType's old name\n"
-    "    sys.exit('this enum has from_value: not the fix alone')\n"
+    "    sys.exit('this enum has from_value: not without the feature')\n"
     "stand_in = types.ModuleType('enum_backport')\n"
     "def _refuse(name):\n"
-    "    raise AttributeError('enum_backport.%s: a stand-in on a fix-only interpreter' % name)\n"
+    "    raise AttributeError('enum_backport.%s: a stand-in where enum has no from_value' % name)\n"
     "stand_in.__getattr__ = _refuse\n"
     "sys.modules['enum_backport'] = stand_in\n"
     "sys.path[:0] = ['tests']\n"
@@ -112,7 +115,7 @@ def _check(code, what, interp):
 
 
 def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
-          prs=("fix", "feature")):
+          prs=("fix", "flag", "feature")):
     """Steps 1-4 above on INTERP, patched with PRS, whose enum must be the file ENUM_PY."""
     out = out or sys.stdout
     feature = "feature" in prs
@@ -123,7 +126,7 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
         raise ToolError("%s does not run the enum.py patched with %s (probe said: %s)"
                         % (interp.label, "+".join(prs), probe.stdout.strip()))
     say("%s runs %s: EnumType.from_value %s, sha256 %s... as made"
-        % (interp.label, lines[1], "present" if feature else "absent (the fix alone)",
+        % (interp.label, lines[1], "present" if feature else "absent (no feature)",
            want[:16]), out)
 
     # --rerun, as CPython's own CI runs them: a test that fails is run again
@@ -149,16 +152,15 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
         % (" (nor from the venv)" if venv else ""), out)
 
     if not feature:
-        selected, left_out = fix_only_selection(Path(repo) / "tests")
-        say("behaviour tests on %s, natively, the fix alone: %d tests that need neither "
-            "from_value nor from_name; %d left out:" % (interp.label, len(selected),
-                                                       len(left_out)), out)
+        selected, left_out = selection(Path(repo) / "tests", prs)
+        say("behaviour tests on %s, natively, with %s: %d tests that need no other PR; "
+            "%d left out:" % (interp.label, "+".join(prs), len(selected), len(left_out)), out)
         for test_id in sorted(left_out):
             print("  left out: %s (%s)" % (test_id, left_out[test_id]), file=out, flush=True)
-        say("the property, bad-input and thread tests are left out with the fix alone: "
+        say("the property, bad-input and thread tests are left out without the feature: "
             "they compare everything with from_value", out)
-        _check(interp.live(["-s", "-c", FIX_ONLY_RUNNER] + selected, cwd=str(repo), out=out),
-               "the behaviour tests of the fix", interp)
+        _check(interp.live(["-s", "-c", NO_FEATURE_RUNNER] + selected, cwd=str(repo), out=out),
+               "the behaviour tests of %s" % "+".join(prs), interp)
         return
     say("behaviour tests on %s, natively" % interp.label, out)
     _check(interp.live(["-s", "-c", UNITTEST, "discover", "-s", "tests", "-p",
@@ -169,8 +171,8 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
            "the property, bad-input and thread tests", interp)
 
 
-def _mentions(nodes):
-    """The feature and backport names NODES use (attributes, names, strings)."""
+def _mentions(nodes, names):
+    """The NAMES that NODES use (attributes, names, strings)."""
     found = set()
     for node in nodes:
         for sub in ast.walk(node):
@@ -184,7 +186,7 @@ def _mentions(nodes):
                 name = sub.asname or sub.name
             else:
                 continue
-            if name in FEATURE_NAMES or name in BACKPORT_NAMES:
+            if name in names:
                 found.add(name)
     return found
 
@@ -193,14 +195,19 @@ def _names(nodes):
     return {sub.id for node in nodes for sub in ast.walk(node) if isinstance(sub, ast.Name)}
 
 
-def fix_only_selection(tests_dir, pattern="test_behaviour*.py"):
-    """(test ids to run with the fix alone, {test id left out: why}).
+def selection(tests_dir, prs, pattern="test_behaviour*.py"):
+    """(test ids to run with PRS, which lack the feature; {test id left out: why}).
 
     A test is left out when it, or anything of its module it reaches by
     name -- its class's other methods and in-module bases, module-level
-    functions and classes, transitively -- names from_value, from_name,
-    enum_backport or backport_only.  Test ids are module.Class.method.
+    functions and classes, transitively -- names what a PR missing from
+    PRS names (PR_NAMES), enum_backport or backport_only.  Test ids are
+    module.Class.method.
     """
+    names = set(BACKPORT_NAMES)
+    for pr, pr_names in PR_NAMES.items():
+        if pr not in prs:
+            names |= pr_names
     selected, left_out = [], {}
     for path in sorted(Path(tests_dir).glob(pattern)):
         module = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -240,14 +247,14 @@ def fix_only_selection(tests_dir, pattern="test_behaviour*.py"):
                     shared.append(base)
             for test in tests:
                 test_id = "%s.%s.%s" % (path.stem, cls.name, test.name)
-                used = _mentions(reach([test] + shared))
+                used = _mentions(reach([test] + shared), names)
                 if used:
                     left_out[test_id] = "uses " + ", ".join(sorted(used))
                 else:
                     selected.append(test_id)
     if not selected:
-        raise ToolError("no behaviour test in %s runs without from_value and from_name"
-                        % tests_dir)
+        raise ToolError("no behaviour test in %s runs with %s alone"
+                        % (tests_dir, "+".join(prs)))
     return selected, left_out
 
 
@@ -290,7 +297,7 @@ def stock_tests(interp, stock_test, base_name, prs, ledger, host_dir, inside_dir
 def refleaks(base, merged, out=None):
     """`-m test -R 3:3 test_enum` on BASE's debug build, side by side.
 
-    MERGED is {"fix": overlay, "fix+feature": overlay}; the stock files are
+    MERGED is {PR set label: overlay}, one per PR set; the stock files are
     the control.
     """
     def one(overlay):

@@ -1,10 +1,15 @@
 """What a contributor pastes, and the checks of it: the prose in texts/, filled.
 
-texts/ holds, for each PR (fix, feature), the commit message
+texts/ holds, for each PR (fix, flag, feature), the commit message
 (PR.commit.txt), the GitHub issue (PR.issue.md) and the pull request
 description (PR.pr.md), with str.format fields the tool fills:
 
-    {fix_issue} {feature_issue}    the gh issue numbers given to `patch`
+    {fix_issue} {flag_issue} {feature_issue}
+                                   the gh issue numbers given to `patch`
+    {fix_whatsnew} {flag_whatsnew} {feature_whatsnew}
+                                   the PR's whatsnew blocks (none: ""),
+                                   filled, each in a Markdown code block
+                                   that says where it goes in main's file
     {author}                       'Name <email>', as given
     {author_name} {author_email}   its two parts
     {in_benchmark_table}           a Markdown table of `in`, stock 3.13.5
@@ -18,13 +23,13 @@ unchanged test_enum.py may fail against the changed enum.py:
 
     {"failures": [{"test": "TestSpecial.test_contains_er",
                    "bases": ["3.13.5", "3.14", "3.15"],
-                   "enum": ["fix", "fix+feature"],
+                   "enum": ["fix", "fix+flag", "fix+flag+feature"],
                    "reason": "asserts the old `in` ..."}]}
 
 "test" is Class.method as unittest names it, without the module, or an
 fnmatch pattern of such names ("*.test_contains_tf": a mixin's test in
-every class that has it); "bases" are the base names, "enum" the PRs
-applied.  The test stage fails a run for a failure the ledger does not list
+every class that has it); "bases" are the base names, "enum" the PR
+sets applied.  The test stage fails a run for a failure the ledger does not list
 for that base and enum, for a listed entry none of whose tests failed there
 (it passes: take it out), and for one that names no test that ran.
 """
@@ -34,18 +39,21 @@ import json
 import re
 from pathlib import Path
 
+from .change import whatsnew_blocks
 from .util import ToolError
 
 TEXTS = Path(__file__).resolve().parent / "texts"
 LEDGER = "stock-test-failures.json"
 KINDS = ("commit.txt", "issue.md", "pr.md")
-FIELDS = ("fix_issue", "feature_issue", "author", "author_name", "author_email",
+FIELDS = ("fix_issue", "flag_issue", "feature_issue", "fix_whatsnew", "flag_whatsnew",
+          "feature_whatsnew", "author", "author_name", "author_email",
           "in_benchmark_table", "stock_test_failures")
 LEFT_FIELD_RE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 MEMBERSHIP_TITLE = "Membership, median ns per ``in``"
 BENCH_ROWS = ("3.13.5 stock", "3.13.5 patched")
 BASE_NAMES = ("3.13.5", "3.14", "3.15")
-ENUMS = ("fix", "fix+feature")
+PRS = ("fix", "flag", "feature")
+ENUMS = ("fix", "fix+flag", "fix+flag+feature")
 
 
 def fill(template, fields, name="text"):
@@ -71,10 +79,31 @@ def read(pr, kind, texts=TEXTS):
     return path.read_text(encoding="utf-8")
 
 
-def filled_texts(fields, texts=TEXTS, prs=("fix", "feature")):
+def filled_texts(fields, texts=TEXTS, prs=PRS):
     """{(pr, kind): filled text} for every text of PRS."""
     return {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
             for pr in prs for kind in KINDS}
+
+
+def whatsnew_markdown(carriers, author_name, standin, issue):
+    """The whatsnew blocks of CARRIERS (one PR's) for its PR description, filled.
+
+    Credited to AUTHOR_NAME, with the stand-in gh number STANDIN replaced
+    by ISSUE; "" when the PR has no whatsnew entry.
+    """
+    blocks = [b for item in carriers for b in whatsnew_blocks(item)]
+    where = ["at the end of the `enum` subsection of \"Improved modules\" (made "
+             "between `encodings` and `gzip` where main has none)",
+             "at the end of \"Changes in the Python API\" under \"Porting to "
+             "Python 3.16\""]
+    out = []
+    for n, block in enumerate(blocks):
+        text = block.replace("{author_name}", author_name)
+        if standin is not None:
+            text = text.replace(":gh:`%d`" % standin, ":gh:`%d`" % issue)
+        out.append("For `Doc/whatsnew/3.16.rst`, %s:\n\n```rst\n%s```"
+                   % (where[min(n, 1)], text))
+    return "\n\n".join(out)
 
 
 def in_benchmark_table(results_rst):
@@ -178,20 +207,26 @@ def ledger_markdown(entries):
     """The ledger as a Markdown list for the fix's PR description."""
     if not entries:
         return ("None: each interpreter's own `test_enum.py` (3.13.5, 3.14, 3.15) passes "
-                "against the fix alone and against the fix with the feature.")
+                "against every PR set.")
     lines = []
     for e in entries:
         lines.append("- `%s` (%s; with %s): %s" % (
             e["test"], ", ".join(e["bases"]),
-            " and ".join("the fix alone" if x == "fix" else "the fix and the feature"
-                         for x in e["enum"]), e["reason"].strip()))
+            " and ".join(e["enum"]), e["reason"].strip()))
     return "\n".join(lines)
 
 
-def check_ledger_named(entries, pr_text):
-    """Every ledger test must be named in the fix's PR description."""
-    missing = [e["test"] for e in entries
-               if e["test"].rsplit(".", 1)[-1].strip("*?") not in pr_text]
+def check_ledger_named(entries, filled):
+    """Every ledger test must be named in the description of the PR that makes it fail.
+
+    FILLED is {(pr, kind): text}; that PR is the last of the smallest PR
+    set the entry lists.
+    """
+    missing = []
+    for e in entries:
+        pr = min(e["enum"], key=len).split("+")[-1]
+        if e["test"].rsplit(".", 1)[-1].strip("*?") not in filled[(pr, "pr.md")]:
+            missing.append("%s (%s.pr.md)" % (e["test"], pr))
     if missing:
-        raise ToolError("fix.pr.md does not name the stock tests the fix makes fail: %s"
+        raise ToolError("a PR description does not name the stock tests its PR makes fail: %s"
                         % ", ".join(missing))
