@@ -258,6 +258,7 @@ def cmd_patch(run):
     if not args.output:
         raise ToolError("say where to write the series: --output DIR")
     output = Path(args.output).expanduser().resolve()
+    patch.earlier_output(output)  # a directory it may not write into: said before the work
     make_series(run, issues, args.author, output, proof_only=False)
     print(output, flush=True)
 
