@@ -449,6 +449,15 @@ def make_parser():
     return parser
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP: the run unwinds, its temporary directories removed on the way."""
+
+
+def _stop(signum, frame):
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the run at once
+    raise Stopped(signum)
+
+
 def main(argv=None):
     args = make_parser().parse_args(argv)
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
@@ -456,11 +465,26 @@ def main(argv=None):
         # inherit SIGINT ignored, and test_signal's KeyboardInterrupt tests
         # fail for that alone; give them what a foreground start has.
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Killed by default, a run would leave its cpython-change-* directories
+    # behind; as an exception the with blocks remove them (and subprocess
+    # stops the child it was waiting for).  A signal ignored (nohup) stays so.
+    handled = [s for s in (signal.SIGTERM, signal.SIGHUP)
+               if signal.getsignal(s) == signal.SIG_DFL
+               and threading.current_thread() is threading.main_thread()]
+    for signum in handled:
+        signal.signal(signum, _stop)
     try:
         return args.func(Run(args)) or 0
     except ToolError as error:
         print("error: %s" % error, file=sys.stderr)
         return 1
+    except Stopped as stop:
+        print("error: stopped by %s; its temporary directories are removed"
+              % signal.Signals(stop.args[0]).name, file=sys.stderr)
+        return 128 + stop.args[0]
+    finally:
+        for signum in handled:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

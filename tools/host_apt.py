@@ -75,7 +75,7 @@ def lock_holder(handle):
                 words = cmdline.read().decode(errors='replace').split('\0')
         except OSError:
             continue
-        command = ' '.join(w for w in words if w)
+        command = ' '.join(' '.join(words).split())
         if len(command) > 100:
             command = command[:97] + '...'
         return 'process %s (%s)' % (pid, command)

@@ -21,7 +21,9 @@ backported to both), by `git am`, else by `git am -3`, said which.
 
 Beside the patches the directory gets each PR's GitHub issue and PR
 description, filled (texts.py).  Nothing is written unless all of it was
-made and checked.  Real issue numbers and a real author are required:
+made and checked; the directory is new, empty, or one an earlier run
+wrote (MANIFEST there lists what it wrote, and only that is replaced).
+Real issue numbers and a real author are required:
 `check_issues` and `check_author` say in one line what is wrong.
 """
 

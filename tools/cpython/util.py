@@ -41,7 +41,8 @@ def cache_dir(explicit=None):
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ToolError("%s cannot be the cache directory: %s" % (
-            named, "it is a file" if path.is_file() else error.strerror or error))
+            named, "it is a file" if path.is_file()
+            else "mkdir %s: %s" % (path, error.strerror or error)))
     return path
 
 
