@@ -372,6 +372,7 @@ class LockWaitTests(Scratch):
         script.write_text(HOLDER)
         holder = subprocess.Popen([sys.executable, str(script), 'lock-holder-mark', str(path)],
                                   stdout=subprocess.PIPE, universal_newlines=True)
+        self.addCleanup(holder.stdout.close)
         self.addCleanup(holder.wait)
         self.addCleanup(holder.kill)
         self.assertEqual(holder.stdout.readline(), 'held\n')
