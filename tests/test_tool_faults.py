@@ -367,7 +367,11 @@ HOLDER = textwrap.dedent('''\
 
 class LockWaitTests(Scratch):
 
-    def hold(self, path):
+    def wait_behind_a_holder(self, path, take, said):
+        """Run TAKE (which takes the lock PATH) while another process holds it.
+
+        The holder lets go once SAID() shows that TAKE waits; returns its pid.
+        """
         script = self.tmp / 'hold.py'
         script.write_text(HOLDER)
         holder = subprocess.Popen([sys.executable, str(script), 'lock-holder-mark', str(path)],
@@ -376,30 +380,43 @@ class LockWaitTests(Scratch):
         self.addCleanup(holder.wait)
         self.addCleanup(holder.kill)
         self.assertEqual(holder.stdout.readline(), 'held\n')
-        threading.Timer(1.0, holder.kill).start()
-        return holder
+        taker = threading.Thread(target=take)
+        taker.start()
+        deadline = time.monotonic() + 10
+        while 'waiting' not in said() and taker.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        holder.kill()
+        taker.join(60)
+        self.assertFalse(taker.is_alive())
+        return holder.pid
 
     def test_a_run_waiting_for_anothers_lock_says_whose_and_that_it_waits(self):
         path = self.tmp / 'locks' / '.stock-x.lock'
         path.parent.mkdir()
-        holder = self.hold(path)
         out = io.StringIO()
-        with redirect_stdout(out):
+
+        def take():
             with locked(path):
                 pass
+
+        with redirect_stdout(out):
+            pid = self.wait_behind_a_holder(path, take, out.getvalue)
         said = out.getvalue()
-        self.assertIn('waiting for the lock %s, held by process %d (' % (path, holder.pid), said)
+        self.assertIn('waiting for the lock %s, held by process %d (' % (path, pid), said)
         self.assertIn('lock-holder-mark', said)
         self.assertIn('took the lock %s after waiting' % path, said)
 
     def test_the_debian_roots_lock_says_so_too(self):
         said = []
         path = self.tmp / '.sid-x.lock'
-        holder = self.hold(path)
-        with mock.patch.object(debian_root, 'say', said.append):
+
+        def take():
             with debian_root._locked(path):
                 pass
-        self.assertIn('held by process %d' % holder.pid, said[0])
+
+        with mock.patch.object(debian_root, 'say', said.append):
+            pid = self.wait_behind_a_holder(path, take, lambda: ' '.join(said))
+        self.assertIn('held by process %d' % pid, said[0])
 
 
 class DiskFullTests(Scratch):
