@@ -157,6 +157,17 @@ class PatchOutputTests(Scratch):
         self.assertEqual((out / 'feature-pr.md').read_text(), 'mine\n')
 
 
+    def test_a_list_naming_files_elsewhere_is_refused(self):
+        victim = self.tmp / 'victim.txt'
+        victim.write_text('not in the series directory\n')
+        out = self.tmp / 'series'
+        out.mkdir()
+        (out / patch.MANIFEST).write_text('{"files": {"../victim.txt": ["x"]}}')
+        with self.assertRaises(ToolError) as caught:
+            patch.replace_output(out, [('0001-a.patch', b'1')])
+        self.assertIn('is not a list of what `patch` wrote', str(caught.exception))
+        self.assertEqual(victim.read_text(), 'not in the series directory\n')
+
 # 2. A Debian root whose debootstrap was killed with SIGKILL heals on the next run.
 
 # A stand-in for debootstrap: like the real one after a SIGKILL'd run, it

@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 from . import apply, change, texts, typeshed
-from .util import ToolError, git, say
+from .util import ToolError, git, say, space_for
 
 # GitHub numbers CPython's issues and PRs together; blurb refuses numbers
 # below its first GitHub issue, and no number near a million has been
@@ -248,6 +248,8 @@ def earlier_output(output):
     try:
         earlier = json.loads(manifest.read_text())["files"]
         earlier = {str(name): [str(h) for h in hashes] for name, hashes in earlier.items()}
+        if any(Path(name).name != name or name in (".", "..", MANIFEST) for name in earlier):
+            raise ValueError("not a file name of its own")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise ToolError("%s is not a list of what `patch` wrote; give a new or empty "
                         "directory" % manifest)
@@ -277,6 +279,12 @@ def replace_output(output, files):
     if in_the_way:
         raise ToolError("%s already holds %s, which `patch` did not write; move it away "
                         "and run again" % (output, ", ".join(in_the_way)))
+    with space_for(output):
+        _replace(output, files, earlier)
+    return [output / name for name, _ in files]
+
+
+def _replace(output, files, earlier):
     output.mkdir(parents=True, exist_ok=True)
     new = {name: _sha256(data) for name, data in files}
     # Until the old files are gone the list names both, so that a run cut
@@ -292,7 +300,6 @@ def replace_output(output, files):
             (output / name).unlink()
     _write(output / MANIFEST, json.dumps({"files": {n: [d] for n, d in new.items()}},
                                          indent=1, sort_keys=True).encode())
-    return [output / name for name, _ in files]
 
 
 def fix_onto(tree, env, released, other, lib, fix_patch):
