@@ -484,7 +484,8 @@ STOPPED_RUN = textwrap.dedent('''\
     def slow_snapshot(repo, dest):
         copy(repo, dest)
         print(dest, flush=True)
-        time.sleep(60)
+        for _ in range(600):  # short sleeps: a signal just before one is not kept waiting
+            time.sleep(0.1)
 
     change.snapshot = slow_snapshot
     build.stock = lambda *args, **kwargs: Path('unused')
@@ -492,27 +493,61 @@ STOPPED_RUN = textwrap.dedent('''\
     ''')
 
 
+# A run whose slow part is a job of side_by_side, in a thread of its own,
+# waiting for a child process inside its cpython-change-* directory.
+STOPPED_JOBS = textwrap.dedent('''\
+    import sys, tempfile
+    sys.path.insert(0, {tools!r})
+    import cpython_change
+    from cpython import util
+
+    def job(out):
+        with tempfile.TemporaryDirectory(prefix='cpython-change-') as scratch:
+            print(scratch, flush=True)
+            util.run_live(['sleep', '60'], out=out)
+
+    cpython_change.cmd_build = lambda run: util.side_by_side([('job', job)])
+    sys.exit(cpython_change.main(['build', '--cache', {cache!r}]))
+    ''')
+
+
 class SignalTests(Scratch):
 
-    def test_sigterm_removes_the_runs_temporary_directories(self):
+    def stopped(self, script):
+        """Run SCRIPT until it prints a path in its scratch directory, then SIGTERM it.
+
+        Returns that path, once the run has ended as a stopped run should.
+        """
         tmpdir = self.tmp / 'tmp'
         tmpdir.mkdir()
         run = subprocess.Popen(
-            [sys.executable, '-c', STOPPED_RUN.format(tools=str(TOOLS), cache=str(self.cache))],
+            [sys.executable, '-c', script.format(tools=str(TOOLS), cache=str(self.cache))],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
             env=dict(os.environ, TMPDIR=str(tmpdir)))
         self.addCleanup(run.wait)
         self.addCleanup(run.kill)
-        snapshot = Path(run.stdout.readline().strip())
-        self.assertTrue(snapshot.is_dir(), snapshot)
-        self.assertTrue(snapshot.parent.name.startswith('cpython-change-'), snapshot)
-        self.assertEqual(snapshot.parent.parent, tmpdir)
+        line = run.stdout.readline()
+        while line and not line.startswith(str(tmpdir)):
+            line = run.stdout.readline()
+        made = Path(line.strip())
+        self.assertTrue(line and made.exists(), line)
+        started = time.monotonic()
         run.send_signal(signal.SIGTERM)
         _, err = run.communicate(timeout=60)
+        self.assertLess(time.monotonic() - started, 30)
         self.assertEqual(run.returncode, 128 + signal.SIGTERM, err)
-        self.assertIn('stopped by SIGTERM', err)
+        self.assertIn('stopped by SIGTERM; its temporary directories are removed', err)
         self.assertNotIn('Traceback', err)
         self.assertEqual(list(tmpdir.iterdir()), [])
+        return made.relative_to(tmpdir)
+
+    def test_sigterm_removes_the_runs_temporary_directories(self):
+        made = self.stopped(STOPPED_RUN)
+        self.assertTrue(made.parts[0].startswith('cpython-change-'), made)
+
+    def test_sigterm_during_side_by_side_jobs_ends_them_and_cleans_up(self):
+        made = self.stopped(STOPPED_JOBS)
+        self.assertTrue(made.parts[0].startswith('cpython-change-'), made)
 
 
 if __name__ == '__main__':

@@ -41,6 +41,7 @@ CPython's usual build dependencies; the Debian bases need root.
 
 import argparse
 import hashlib
+import os
 import signal
 import sys
 import tempfile
@@ -50,7 +51,8 @@ from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
 from cpython.base import RUN_DIR, Interpreter, SourceBase
-from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
+from cpython.util import (ToolError, cache_dir, join, say, short_key, side_by_side,
+                          wind_down)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 ENUMS = (change.FIX, change.BOTH)  # what each base is proven with
@@ -345,7 +347,7 @@ def cmd_all(run):
         run.change_dir = change.snapshot(run.change_dir, snapshot)
         for name, step in steps:
             if name == "test":
-                root.join()
+                join(root)
             started = time.monotonic()
             say("=== %s ===" % name)
             try:
@@ -358,7 +360,7 @@ def cmd_all(run):
             if code:
                 failed = True
                 break
-    root.join()
+    join(root)
     if run.html is not None:
         try:
             run.html.wait()  # nothing is left running behind the summary
@@ -479,9 +481,14 @@ def main(argv=None):
         print("error: %s" % error, file=sys.stderr)
         return 1
     except Stopped as stop:
+        signum = stop.args[0]
+        if not wind_down(signum):
+            print("error: stopped by %s; jobs that did not end were left as they were"
+                  % signal.Signals(signum).name, file=sys.stderr, flush=True)
+            os._exit(128 + signum)
         print("error: stopped by %s; its temporary directories are removed"
-              % signal.Signals(stop.args[0]).name, file=sys.stderr)
-        return 128 + stop.args[0]
+              % signal.Signals(signum).name, file=sys.stderr)
+        return 128 + signum
     finally:
         for signum in handled:
             signal.signal(signum, signal.SIG_DFL)

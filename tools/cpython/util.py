@@ -163,6 +163,51 @@ def locked(path):
         yield
 
 
+def children():
+    """The pids of this process's children, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as stat:
+                    # "pid (name) state ppid ...": the name may hold blanks and ")".
+                    fields = stat.read().rsplit(")", 1)[-1].split()
+            except OSError:
+                continue
+            if len(fields) > 1 and fields[1] == str(os.getpid()):
+                found.append(int(entry))
+    return found
+
+
+def wind_down(signum, grace=30):
+    """After SIGNUM stopped the main thread: let the other threads end too.
+
+    Each child process still running (one a job of `side_by_side` waits
+    for) gets SIGNUM, so that its thread's with blocks finish and remove
+    what they made.  Returns whether every other thread ended within
+    GRACE seconds.
+    """
+    deadline, next_round = time.monotonic() + grace, 0
+    while True:
+        others = [t for t in threading.enumerate()
+                  if t is not threading.current_thread() and not t.daemon and t.is_alive()]
+        if not others:
+            return True
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if now >= next_round:
+            # Again each second: a child caught between fork and exec
+            # does not act on a signal.
+            next_round = now + 1
+            for pid in children():
+                try:
+                    os.kill(pid, signum)
+                except OSError:
+                    pass
+        time.sleep(0.05)
+
+
 def require_program(name, why):
     if shutil.which(name) is None:
         raise ToolError("%s is needed %s but is not on PATH" % (name, why))
@@ -195,6 +240,13 @@ def outside_git(directory):
     return dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(directory).resolve().parent))
 
 
+def join(thread):
+    """THREAD.join(), waking twice a second: a signal that came just before
+    the wait would otherwise wait with it, its handler not run."""
+    while thread.is_alive():
+        thread.join(0.5)
+
+
 def side_by_side(jobs, out=None):
     """Run JOBS, a list of (name, function(out)), at once, each in a thread.
 
@@ -217,21 +269,26 @@ def side_by_side(jobs, out=None):
 
     # Appending: the job's own writes and its subprocesses' go to the end alike.
     logs = [tempfile.TemporaryFile("a+") for _ in jobs]
+    running = False
     try:
         say("running side by side: " + ", ".join(name for name, _ in jobs), out)
         threads = [threading.Thread(target=one, args=(name, function, log))
                    for (name, function), log in zip(jobs, logs)]
         for thread in threads:
             thread.start()
+        running = True
         for thread in threads:
-            thread.join()
+            join(thread)
+        running = False
         for (name, _), log in zip(jobs, logs):
             log.seek(0)
             say("--- %s ---" % name, out)
             out.write(log.read())
             out.flush()
     finally:
-        for log in logs:
+        # Stopped by a signal while jobs run (see wind_down): each job keeps
+        # its log until it ends, and the log goes with it.
+        for log in logs if not running else ():
             log.close()
     failed = ["%s: %s" % (name, results.get(name) or "did not finish")
               for name, _ in jobs if results.get(name, "x") is not None]
