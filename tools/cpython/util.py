@@ -183,19 +183,13 @@ def wind_down(signum, grace=30):
     """After SIGNUM stopped the main thread: let the other threads end too.
 
     Each child process still running (one a job of `side_by_side` waits
-    for) gets SIGNUM, so that its thread's with blocks finish and remove
-    what they made.  Returns whether every other thread ended within
-    GRACE seconds.
+    for, or one started in the background) gets SIGNUM, so that the threads
+    waiting for them unwind and their with blocks remove what they made.
+    Returns whether every other thread ended within GRACE seconds.
     """
     deadline, next_round = time.monotonic() + grace, 0
     while True:
-        others = [t for t in threading.enumerate()
-                  if t is not threading.current_thread() and not t.daemon and t.is_alive()]
-        if not others:
-            return True
         now = time.monotonic()
-        if now >= deadline:
-            return False
         if now >= next_round:
             # Again each second: a child caught between fork and exec
             # does not act on a signal.
@@ -205,6 +199,12 @@ def wind_down(signum, grace=30):
                     os.kill(pid, signum)
                 except OSError:
                     pass
+        others = [t for t in threading.enumerate()
+                  if t is not threading.current_thread() and not t.daemon and t.is_alive()]
+        if not others:
+            return True
+        if now >= deadline:
+            return False
         time.sleep(0.05)
 
 
