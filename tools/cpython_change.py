@@ -44,6 +44,7 @@ CPython's usual build dependencies; the Debian bases need root.
 
 import argparse
 import hashlib
+import os
 import signal
 import sys
 import tempfile
@@ -53,7 +54,8 @@ from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
 from cpython.base import RUN_DIR, Interpreter, SourceBase
-from cpython.util import ToolError, cache_dir, say, short_key, side_by_side
+from cpython.util import (ToolError, cache_dir, join, say, short_key, side_by_side,
+                          wind_down)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 ENUMS = (change.FIX, change.FLAG, change.ALL)  # what each base is proven with
@@ -266,6 +268,7 @@ def cmd_patch(run):
     if not args.output:
         raise ToolError("say where to write the series: --output DIR")
     output = Path(args.output).expanduser().resolve()
+    patch.earlier_output(output)  # a directory it may not write into: said before the work
     make_series(run, issues, args.author, output, proof_only=False)
     print(output, flush=True)
 
@@ -355,7 +358,7 @@ def cmd_all(run):
         run.change_dir = change.snapshot(run.change_dir, snapshot)
         for name, step in steps:
             if name == "test":
-                root.join()
+                join(root)
             started = time.monotonic()
             say("=== %s ===" % name)
             try:
@@ -368,7 +371,7 @@ def cmd_all(run):
             if code:
                 failed = True
                 break
-    root.join()
+    join(root)
     if run.html is not None:
         try:
             run.html.wait()  # nothing is left running behind the summary
@@ -465,6 +468,15 @@ def make_parser():
     return parser
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP: the run unwinds, its temporary directories removed on the way."""
+
+
+def _stop(signum, frame):
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the run at once
+    raise Stopped(signum)
+
+
 def main(argv=None):
     args = make_parser().parse_args(argv)
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
@@ -472,11 +484,31 @@ def main(argv=None):
         # inherit SIGINT ignored, and test_signal's KeyboardInterrupt tests
         # fail for that alone; give them what a foreground start has.
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Killed by default, a run would leave its cpython-change-* directories
+    # behind; as an exception the with blocks remove them (and subprocess
+    # stops the child it was waiting for).  A signal ignored (nohup) stays so.
+    handled = [s for s in (signal.SIGTERM, signal.SIGHUP)
+               if signal.getsignal(s) == signal.SIG_DFL
+               and threading.current_thread() is threading.main_thread()]
+    for signum in handled:
+        signal.signal(signum, _stop)
     try:
         return args.func(Run(args)) or 0
     except ToolError as error:
         print("error: %s" % error, file=sys.stderr)
         return 1
+    except Stopped as stop:
+        signum = stop.args[0]
+        if not wind_down(signum):
+            print("error: stopped by %s; jobs that did not end were left as they were"
+                  % signal.Signals(signum).name, file=sys.stderr, flush=True)
+            os._exit(128 + signum)
+        print("error: stopped by %s; its temporary directories are removed"
+              % signal.Signals(signum).name, file=sys.stderr)
+        return 128 + signum
+    finally:
+        for signum in handled:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ is what runs (`versions()` says which).
 
 import argparse
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,6 +66,11 @@ HOST_SOURCES = ('/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list
 # What a program in the root sees of its environment: the host's own
 # (PIP_FIND_LINKS and the like name host paths) is left outside.
 PASSED_ENV = ('CI', 'TERM', 'PYTHONHASHSEED', 'COLUMNS')
+# Where the mounts this process sees are listed: a debootstrap killed with
+# SIGKILL leaves its target's /proc (and more) mounted in the host's namespace.
+MOUNTINFO = '/proc/self/mountinfo'
+# At most this many lines of debootstrap's logs go into an error.
+WHY_LINES = 20
 
 
 class RootError(Exception):
@@ -107,10 +112,109 @@ def host_mirror():
 
 @contextlib.contextmanager
 def _locked(path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(str(path), 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RootError('cannot make %s for the root: %s' % (path.parent, error.strerror or error))
+    with open(str(path), 'a') as lock:
+        host_apt.flock_waiting(lock, path, say)
         yield
+
+
+def _mounts_under(tree):
+    """The mount points at or under TREE, deepest first."""
+    tree = os.path.realpath(str(tree))
+    try:
+        with open(MOUNTINFO) as listing:
+            lines = listing.read().splitlines()
+    except OSError:
+        return []
+    points = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 4:
+            # Blanks and the like are octal escapes there (\040).
+            point = re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), fields[4])
+            if point == tree or point.startswith(tree + '/'):
+                points.append(point)
+    return sorted(points, key=len, reverse=True)
+
+
+def _clear(tree):
+    """Remove TREE, unmounting first whatever a killed debootstrap left mounted in it.
+
+    Nothing is deleted while anything is still mounted there: a /dev bound
+    in would take the host's with it.
+    """
+    for _ in range(4):  # a point may hold mounts stacked on each other
+        points = _mounts_under(tree)
+        if not points:
+            break
+        say('unmounting %s, left mounted by an earlier run that was killed'
+            % ', '.join(points))
+        for point in points:
+            subprocess.run(['umount', '--lazy', point], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    points = _mounts_under(tree)
+    if points:
+        raise RootError('%s is still mounted (left by an earlier run that was killed) and '
+                        'umount --lazy did not detach it; unmount it and run again'
+                        % ', '.join(points))
+    try:
+        shutil.rmtree(str(tree))
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise RootError('cannot remove %s (left by an earlier run): %s' % (tree, error))
+
+
+def _shape(line):
+    """LINE with its particulars (quoted paths, numbers) blanked: alike lines look the same."""
+    return re.sub(r'\d+', '0', re.sub(r"'[^']*'|\"[^\"]*\"|\S*/\S*", '_', line))
+
+
+def _collapsed(lines):
+    """LINES with each run of alike lines told by its first and a count."""
+    out, run = [], []
+    for line in lines + [None]:
+        if run and (line is None or _shape(line) != _shape(run[0])):
+            out.append(run[0])
+            if len(run) > 1:
+                out.append('  (and %d more lines like it)' % (len(run) - 1))
+            run = []
+        if line is not None:
+            run.append(line)
+    return out
+
+
+def _why(log, staging):
+    """The lines of debootstrap's logs that say why it failed.
+
+    Its own output minus its progress lines (I: ...), and, from the log it
+    keeps in the target, the lines that read as errors; runs of alike lines
+    (28,899 of "rm: cannot remove ...") shown once, counted.
+    """
+    def read(path):
+        try:
+            return path.read_text(errors='replace').splitlines()
+        except OSError:
+            return []
+
+    outer = read(log)
+    told = [line for line in outer if line.strip() and not line.startswith('I: ')]
+    inner_log = staging / 'debootstrap' / 'debootstrap.log'
+    inner = read(inner_log)
+    errors = re.compile(r'error|cannot|can\'t|fail|not permitted|denied|no space|^[EW]: '
+                        r'|^dpkg: ', re.IGNORECASE)
+    inner_told = [line for line in inner if errors.search(line)] or inner[-5:]
+    parts = []
+    if told:
+        parts += ['%s:' % log] + _collapsed(told)[:WHY_LINES]
+    if inner_told:
+        parts += ['%s:' % inner_log] + _collapsed(inner_told)[-WHY_LINES:]
+    if not parts:
+        parts = ['the end of %s:' % log] + outer[-15:]
+    return '\n'.join(parts)
 
 
 def _fresh(root):
@@ -133,7 +237,7 @@ def ensure(cache=None, refresh=False):
         if shutil.which('debootstrap') is None:
             _apt_install('debootstrap')
         staging = root.with_name(root.name + '.new')
-        shutil.rmtree(str(staging), ignore_errors=True)
+        _clear(staging)
         mirror = host_mirror()
         say('making %s with debootstrap from %s (a minute and a half alone, '
             'longer beside a build)' % (root, mirror))
@@ -144,9 +248,8 @@ def ensure(cache=None, refresh=False):
                 ['debootstrap', '--variant=minbase', '--include=' + ','.join(PACKAGES),
                  SUITE, str(staging), mirror], stdout=out, stderr=subprocess.STDOUT)
         if code != 0:
-            tail = log.read_text().splitlines()[-15:]
-            raise RootError('debootstrap failed (exit %d); the end of %s:\n%s'
-                            % (code, log, '\n'.join(tail)))
+            raise RootError('debootstrap failed (exit %d); what its logs say:\n%s'
+                            % (code, _why(log, staging)))
         # pip inside needs this machine's CA bundle and resolver.
         for name in ('etc/ssl/certs/ca-certificates.crt', 'etc/resolv.conf'):
             host = Path('/') / name
@@ -158,8 +261,7 @@ def ensure(cache=None, refresh=False):
                 shutil.copyfile(str(host), str(target))
         (staging / '.enum-from-value-root').write_text(
             json.dumps({'made': time.time(), 'mirror': mirror, 'packages': PACKAGES}) + '\n')
-        if root.exists():
-            shutil.rmtree(str(root))
+        _clear(root)
         staging.rename(root)
         say('made %s in %.0f s' % (root, time.monotonic() - started))
     return root

@@ -48,16 +48,64 @@ def say(message):
     print('apt: ' + message, file=sys.stderr, flush=True)
 
 
+def lock_holder(handle):
+    """Who holds an flock on HANDLE's file: 'process N (its command line)'.
+
+    Read from /proc/locks, matched by the file's device and inode; a holder
+    that cannot be told (it let go meanwhile, or no /proc) is 'another process'.
+    """
+    st = os.fstat(handle.fileno())
+    wanted = '%02x:%02x:%d' % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    pids = []
+    try:
+        with open('/proc/locks') as locks:
+            for line in locks:
+                fields = line.split()
+                # "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF"; "N: -> ..." waits.
+                if len(fields) >= 6 and fields[1] == 'FLOCK':
+                    if fields[5] == wanted:
+                        pids.insert(0, fields[4])
+                    elif fields[5].rsplit(':', 1)[-1] == str(st.st_ino):
+                        pids.append(fields[4])  # the same inode seen through an overlay
+    except OSError:
+        pass
+    for pid in pids:
+        try:
+            with open('/proc/%s/cmdline' % pid, 'rb') as cmdline:
+                words = cmdline.read().decode(errors='replace').split('\0')
+        except OSError:
+            continue
+        command = ' '.join(' '.join(words).split())
+        if len(command) > 100:
+            command = command[:97] + '...'
+        return 'process %s (%s)' % (pid, command)
+    return 'another process'
+
+
+def flock_waiting(handle, path, tell):
+    """Take an exclusive flock on HANDLE (the file PATH), saying through TELL whom it waits for.
+
+    A lock that is free is taken in silence; a held one gets a line naming
+    the holder and, once taken, one saying how long the wait was.
+    """
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    started = time.monotonic()
+    tell('waiting for the lock %s, held by %s; this run goes on when that one lets go'
+         % (path, lock_holder(handle)))
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    tell('took the lock %s after waiting %.0f s' % (path, time.monotonic() - started))
+
+
 @contextlib.contextmanager
 def _ours(lock=None):
     """Hold our own apt lock: one apt-get of the tools at a time."""
     path = Path(lock or LOCK)
     with open(str(path), 'a') as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            say('waiting for another apt-get of these tools to finish (%s)' % path)
-            fcntl.flock(handle, fcntl.LOCK_EX)
+        flock_waiting(handle, path, say)
         yield
 
 

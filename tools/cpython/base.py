@@ -18,6 +18,7 @@ hides which kind of base it came from.
 """
 
 import contextlib
+import lzma
 import shutil
 import subprocess
 import tarfile
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import debian_root
 
-from .util import ToolError, clean_env, run, run_live, say
+from .util import ToolError, clean_env, disk_full, no_space, run, run_live, say, sha256_file
 
 # What is inside a Debian base's root for a run: a private directory (the
 # run's working directory and its .pyc prefix) and, for tests that need it,
@@ -35,6 +36,8 @@ from .util import ToolError, clean_env, run, run_live, say
 # written into the shared root.
 RUN_DIR = "/tmp/enum-from-value-run"
 VENV_DIR = "/opt/enum-from-value-venv"
+# What the 3.13.5 tree takes unpacked (about 110 MB here), with room to spare.
+TREE_SPACE = "150 MB"
 
 
 class Interpreter:
@@ -108,32 +111,57 @@ class SourceBase:
         self.cache = Path(cache)
         self.tarball = self.cache / "src" / self.TARBALL_NAME
         self._files = {}
+        self._checked = None  # (size, mtime) of the tarball whose sha256 was right
 
     def require_tarball(self):
+        """The cached tarball, its sha256 checked (once while the file is unchanged)."""
         if not self.tarball.is_file():
             raise ToolError("%s is missing: run `fetch` first" % self.tarball)
+        stat = self.tarball.stat()
+        if self._checked != (stat.st_size, stat.st_mtime_ns):
+            if sha256_file(self.tarball) != self.TARBALL_SHA256:
+                raise ToolError(self.damaged())
+            self._checked = (stat.st_size, stat.st_mtime_ns)
         return self.tarball
+
+    def damaged(self):
+        """What to say of a cached tarball whose sha256 is not the release's."""
+        return ("%s is damaged (a download or copy cut short? its sha256 is not the "
+                "CPython %s release's %s...): run `fetch --tarball PATH` or, on Debian, "
+                "`fetch --apt-source` to replace it"
+                % (self.tarball, self.version, self.TARBALL_SHA256[:16]))
 
     def read(self, paths):
         """{path: bytes} of the 3.13.5 files PATHS, from the tarball."""
         wanted = [p for p in paths if p not in self._files]
         if wanted:
             names = {self.TOPDIR + "/" + p: p for p in wanted}
-            with tarfile.open(str(self.require_tarball())) as archive:
-                for member in archive:
-                    if member.name in names:
-                        self._files[names.pop(member.name)] = archive.extractfile(member).read()
-                        if not names:
-                            break
+            try:
+                with tarfile.open(str(self.require_tarball())) as archive:
+                    for member in archive:
+                        if member.name in names:
+                            self._files[names.pop(member.name)] = archive.extractfile(
+                                member).read()
+                            if not names:
+                                break
+            except (EOFError, lzma.LZMAError, tarfile.TarError):
+                raise ToolError(self.damaged())
             if names:
                 raise ToolError("not in the %s tarball: %s" % (self.version, ", ".join(names.values())))
         return {p: self._files[p] for p in paths}
 
-    def extract(self, dest):
-        """Unpack the whole tree as DEST."""
+    def extract(self, dest, needed=TREE_SPACE):
+        """Unpack the whole tree as DEST (NEEDED: the space to name if the disk is full)."""
         dest = Path(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        run(["tar", "-xf", self.require_tarball(), "-C", dest.parent])
+        tarball = self.require_tarball()
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            if disk_full(error):
+                raise ToolError("unpacking %s: %s" % (tarball.name, no_space(dest.parent,
+                                                                             needed)))
+            raise
+        run(["tar", "-xf", tarball, "-C", dest.parent], where=dest.parent, needed=needed)
         (dest.parent / self.TOPDIR).rename(dest)
         return dest
 

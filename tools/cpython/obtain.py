@@ -15,7 +15,7 @@ import debian_root
 import host_apt
 
 from .base import SourceBase, debian_bases
-from .util import ToolError, require_program, say, sha256_file
+from .util import ToolError, require_program, say, sha256_file, space_for
 
 APT_DIR = Path("/etc/apt")
 APT_SOURCES_NAME = "enum-from-value-trixie-src.sources"  # in APT_DIR/sources.list.d
@@ -25,13 +25,22 @@ DEB_SUITE = "trixie"  # the Debian release whose python3.13 is 3.13.5
 
 
 def tarball(cache, local=None, apt_source=False):
-    """Put the 3.13.5 tarball into the cache unless it is there; return its path."""
+    """Put the 3.13.5 tarball into the cache unless it is there; return its path.
+
+    A cached file whose sha256 is not the release's (a download or copy cut
+    short) is fetched again when --tarball or --apt-source says from where;
+    else the error names it and says what to do.
+    """
     source = SourceBase(cache)
     dest = source.tarball
-    if dest.is_file() and sha256_file(dest) == source.TARBALL_SHA256:
+    damaged = dest.is_file() and sha256_file(dest) != source.TARBALL_SHA256
+    if dest.is_file() and not damaged:
         say("tarball already cached: %s" % dest)
         return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    if damaged and not (local or apt_source):
+        raise ToolError(source.damaged())
+    with space_for(dest.parent, "25 MB"):
+        dest.parent.mkdir(parents=True, exist_ok=True)
     if local:
         local = Path(local).expanduser()
         if not local.is_file():
@@ -39,12 +48,22 @@ def tarball(cache, local=None, apt_source=False):
         if sha256_file(local) != source.TARBALL_SHA256:
             raise ToolError("%s is not the CPython %s release tarball (sha256 differs)"
                             % (local, source.version))
-        shutil.copyfile(str(local), str(dest))
+        if damaged:
+            say("the cached %s is damaged (sha256 differs): replacing it with %s"
+                % (dest, local))
+        # Copied beside it, then renamed: a copy cut short never has its name.
+        partial = dest.with_name(dest.name + ".partial")
+        with space_for(dest.parent, "25 MB"):
+            shutil.copyfile(str(local), str(partial))
+        os.replace(str(partial), str(dest))
     elif apt_source:
         if os.geteuid() != 0:
             raise ToolError("--apt-source changes apt's configuration: run as root")
         require_program("apt-get", "for --apt-source")
         ensure_deb_src()
+        if damaged:
+            say("the cached %s is damaged (sha256 differs): fetching it again" % dest)
+            dest.unlink()
         try:
             # One apt-get at a time: the Debian root may be installing
             # debootstrap in the background.

@@ -24,20 +24,23 @@ The whatsnew entries are not in the patches: they belong in main's newest
 whatsnew file (3.16), which no base here has, so each PR's description
 carries its entry and says where it goes (`apply` places them in a
 checkout's newest file).  Beside the patches the directory gets each PR's
-GitHub issue and PR description, filled (texts.py).  Nothing is written unless all of it was
-made and checked.  Real issue numbers and a real author are required:
+GitHub issue and PR description, filled (texts.py).  Nothing is written
+unless all of it was made and checked; the directory is new, empty, or one
+an earlier run wrote (MANIFEST there lists what it wrote, and only that is
+replaced).  Real issue numbers and a real author are required:
 `check_issues` and `check_author` say in one line what is wrong.
 """
 
+import hashlib
 import io
+import json
 import os
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
 from . import apply, change, texts, typeshed
-from .util import ToolError, git, say
+from .util import ToolError, git, say, space_for
 
 # GitHub numbers CPython's issues and PRs together; blurb refuses numbers
 # below its first GitHub issue, and no number near a million has been
@@ -49,7 +52,9 @@ PLACEHOLDER_DOMAIN_RE = re.compile(
     r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost|local)$", re.I)
 OUTPUTS = {(pr, kind): "%s-%s" % (pr, kind) for pr in change.PRS
            for kind in ("issue.md", "pr.md")}
-SERIES_RE = re.compile(r"^\d{4}-.*\.patch$")
+# In the output directory: the names and sha256s of what `patch` wrote
+# there, so that a later run replaces those and touches nothing else.
+MANIFEST = ".cpython-change-patch.json"
 # typeshed's patch, beside the series (see extra_patches)
 TYPESHED_PATCH = "typeshed-enum.pyi.mbox"
 
@@ -122,7 +127,7 @@ def fields(issues, author, ledger, results_rst, files, proof_only=False):
     return found
 
 
-def extra_patches(series_dir, issues, author):
+def extra_patches(series_dir, issues, author, cache=None):
     """typeshed's side of the feature: stdlib/enum.pyi, as [(file name, bytes)].
 
     A `git am` patch for typeshed's repository (tools/cpython/typeshed.py),
@@ -131,7 +136,7 @@ def extra_patches(series_dir, issues, author):
     would be taken for part of it.
     """
     path = typeshed.write_patch(Path(series_dir) / TYPESHED_PATCH, issues["feature"],
-                                author)
+                                author, cache=cache)
     return [(TYPESHED_PATCH, path.read_bytes())]
 
 
@@ -157,13 +162,7 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
     everything = change.collect(repo)
     lib = sorted(change.diffs_by_path([f for f in everything if f.is_lib]))
     output = Path(output)
-    if output.exists() and not output.is_dir():
-        raise ToolError("%s exists and is not a directory" % output)
-    others = sorted(p.name for p in output.glob("*.patch")) if output.is_dir() else []
-    strays = [n for n in others if not SERIES_RE.match(n)]
-    if strays:
-        raise ToolError("%s already holds other patches (%s); give an empty directory"
-                        % (output, ", ".join(strays)))
+    earlier_output(output)
     with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
         tree = source.extract(Path(scratch) / "cpython")
         env = dict(os.environ, GIT_CEILING_DIRECTORIES=scratch, **identity)
@@ -219,21 +218,12 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         for other in newer:
             how = fix_onto(tree, env, released, other, lib, series[0])
             say("0001 alone onto %s's Lib files: %s" % (other.version or other.name, how))
-        extra = extra_patches(series_dir, issues, author)
+        extra = extra_patches(series_dir, issues, author, getattr(source, "cache", None))
 
-        output.mkdir(parents=True, exist_ok=True)
-        for old in output.glob("*.patch"):
-            old.unlink()  # an earlier run's series (only NNNN-*.patch are left here)
-        written = []
-        for path in series:
-            shutil.copyfile(str(path), str(output / path.name))
-            written.append(output / path.name)
-        for file_name, data in extra:
-            (output / file_name).write_bytes(data)
-            written.append(output / file_name)
-        for key, file_name in OUTPUTS.items():
-            (output / file_name).write_text(filled[key], encoding="utf-8")
-            written.append(output / file_name)
+        files = [(path.name, path.read_bytes()) for path in series] + list(extra)
+        files += [(file_name, filled[key].encode("utf-8"))
+                  for key, file_name in OUTPUTS.items()]
+        written = replace_output(output, files)
     for number, found in blobs:
         for path, blob in found:
             origin = lib_base.version if path in lib else source.version
@@ -245,6 +235,88 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         "%s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
                           ", ".join(p.name for p in written), source.version))
     return written
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def earlier_output(output):
+    """{name: [sha256, ...]} of the files an earlier run wrote into OUTPUT.
+
+    OUTPUT may be missing or empty, or hold what an earlier `patch` wrote
+    (its MANIFEST says what) and files it leaves alone; ToolError, before
+    anything is made, for a directory it did not write into, or a file of
+    its own that was changed since.
+    """
+    if output.exists() and not output.is_dir():
+        raise ToolError("%s exists and is not a directory" % output)
+    present = sorted(p.name for p in output.iterdir()) if output.is_dir() else []
+    if not present:
+        return {}
+    manifest = output / MANIFEST
+    if not manifest.is_file():
+        patches = [n for n in present if n.endswith(".patch")]
+        others = [n for n in present if not n.endswith(".patch")]
+        held = " and ".join("other %s (%s)" % (kind, ", ".join(names)) for kind, names in (
+            ("patches", patches), ("files", others)) if names)
+        raise ToolError("%s already holds %s that `patch` did not write; give a new or empty "
+                        "directory (or one an earlier `patch` wrote)" % (output, held))
+    try:
+        earlier = json.loads(manifest.read_text())["files"]
+        earlier = {str(name): [str(h) for h in hashes] for name, hashes in earlier.items()}
+        if any(Path(name).name != name or name in (".", "..", MANIFEST) for name in earlier):
+            raise ValueError("not a file name of its own")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ToolError("%s is not a list of what `patch` wrote; give a new or empty "
+                        "directory" % manifest)
+    for name, hashes in sorted(earlier.items()):
+        path = output / name
+        if path.is_file() and _sha256(path.read_bytes()) not in hashes:
+            raise ToolError("%s was changed since `patch` wrote it; move it away (or delete "
+                            "it) and run again" % path)
+    return earlier
+
+
+def _write(path, data):
+    """DATA as the file PATH, by a rename: a write cut short never has its name."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(str(partial), str(path))
+
+
+def replace_output(output, files):
+    """FILES, [(name, bytes)], into OUTPUT, in place of what an earlier run wrote there.
+
+    Whatever else is there stays as it is; a file of that name which no
+    earlier run wrote is refused (ToolError).  Returns the paths written.
+    """
+    earlier = earlier_output(output)
+    in_the_way = [n for n, _ in files if (output / n).exists() and n not in earlier]
+    if in_the_way:
+        raise ToolError("%s already holds %s, which `patch` did not write; move it away "
+                        "and run again" % (output, ", ".join(in_the_way)))
+    with space_for(output):
+        _replace(output, files, earlier)
+    return [output / name for name, _ in files]
+
+
+def _replace(output, files, earlier):
+    output.mkdir(parents=True, exist_ok=True)
+    new = {name: _sha256(data) for name, data in files}
+    # Until the old files are gone the list names both, so that a run cut
+    # short leaves nothing of its own unlisted.
+    both = {name: list(hashes) for name, hashes in earlier.items()}
+    for name, digest in new.items():
+        both.setdefault(name, []).append(digest)
+    _write(output / MANIFEST, json.dumps({"files": both}, indent=1, sort_keys=True).encode())
+    for name, data in files:
+        _write(output / name, data)
+    for name in sorted(set(earlier) - set(new)):
+        if (output / name).is_file():
+            (output / name).unlink()
+    _write(output / MANIFEST, json.dumps({"files": {n: [d] for n, d in new.items()}},
+                                         indent=1, sort_keys=True).encode())
 
 
 def fix_onto(tree, env, released, other, lib, fix_patch):

@@ -1,7 +1,7 @@
 """Small helpers every stage uses: messages, subprocesses, the cache, locks."""
 
 import contextlib
-import fcntl
+import errno
 import hashlib
 import json
 import os
@@ -13,6 +13,11 @@ import threading
 import time
 from pathlib import Path
 
+import host_apt
+
+# What a program writing to a full file system says (strerror(ENOSPC)).
+NO_SPACE = os.strerror(errno.ENOSPC)
+
 
 class ToolError(Exception):
     """A failure to report to the user as a message (no traceback)."""
@@ -23,11 +28,52 @@ def say(message, out=None):
 
 
 def cache_dir(explicit=None):
-    """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value."""
+    """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value.
+
+    Made if missing; ToolError in one line when it cannot be a directory.
+    """
     chosen = explicit or os.environ.get("ENUM_FROM_VALUE_CACHE")
-    if chosen:
-        return Path(chosen).expanduser().resolve()
-    return Path.home() / ".cache" / "enum-from-value"
+    named = ("--cache %s" % explicit if explicit else
+             "ENUM_FROM_VALUE_CACHE=%s" % chosen if chosen else "the cache")
+    path = (Path(chosen).expanduser().resolve() if chosen
+            else Path.home() / ".cache" / "enum-from-value")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ToolError("%s cannot be the cache directory: %s" % (
+            named, "it is a file" if path.is_file()
+            else "mkdir %s: %s" % (path, error.strerror or error)))
+    return path
+
+
+def no_space(path, needed=None):
+    """The one line that says the file system holding PATH is full."""
+    path = Path(path)
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = "%.0f MB free there" % (shutil.disk_usage(str(probe)).free / 1e6)
+    except OSError:
+        free = "free space unknown"
+    return "no space left on the device holding %s (%s%s); free some space and run again" % (
+        path, free, "; this needs about %s" % needed if needed else "")
+
+
+def disk_full(error):
+    """Whether the OSError ERROR says the file system is full."""
+    return getattr(error, "errno", None) == errno.ENOSPC
+
+
+@contextlib.contextmanager
+def space_for(path, needed=None):
+    """A full file system met in the with block is one line naming PATH (ToolError)."""
+    try:
+        yield
+    except OSError as error:
+        if disk_full(error):
+            raise ToolError(no_space(path, needed))
+        raise
 
 
 def clean_env(**extra):
@@ -37,28 +83,46 @@ def clean_env(**extra):
     return env
 
 
-def run(cmd, cwd=None, env=None, check=True, input=None):
-    """Run CMD, capturing its output (text); ToolError on failure when CHECK."""
+def run(cmd, cwd=None, env=None, check=True, input=None, where=None, needed=None):
+    """Run CMD, capturing its output (text); ToolError on failure when CHECK.
+
+    A failure for want of space is one line naming WHERE (default CWD) and
+    the space NEEDED, whatever else the command printed.
+    """
     cmd = [str(c) for c in cmd]
     proc = subprocess.run(cmd, cwd=cwd, env=env, input=input, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True,
                           stdin=None if input is not None else subprocess.DEVNULL)
     if check and proc.returncode != 0:
+        if NO_SPACE in proc.stdout:
+            raise ToolError("%s failed: %s" % (cmd[0], no_space(where or cwd or os.getcwd(),
+                                                                needed)))
         raise ToolError("%s failed (exit %d):\n%s"
                         % (" ".join(cmd), proc.returncode, proc.stdout.strip()))
     return proc
 
 
-def run_logged(cmd, log, cwd=None, env=None):
-    """Run CMD with its output in the file LOG; on failure show LOG's tail."""
+def run_logged(cmd, log, cwd=None, env=None, needed=None):
+    """Run CMD with its output in the file LOG; on failure show LOG's tail.
+
+    A failure for want of space is one line (see `run`), naming LOG.
+    """
     cmd = [str(c) for c in cmd]
-    with open(str(log), "w") as out:
-        code = subprocess.call(cmd, cwd=cwd, env=env, stdout=out,
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        with open(str(log), "w") as out:
+            code = subprocess.call(cmd, cwd=cwd, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    except OSError as error:
+        if disk_full(error):
+            raise ToolError("%s: %s" % (cmd[0], no_space(Path(log).parent, needed)))
+        raise
     if code != 0:
-        tail = Path(log).read_text(errors="replace").splitlines()[-40:]
+        lines = Path(log).read_text(errors="replace").splitlines()
+        if any(NO_SPACE in line for line in lines):
+            raise ToolError("%s failed: %s (log: %s)"
+                            % (cmd[0], no_space(Path(log).parent, needed), log))
         raise ToolError("%s failed (exit %d); last lines of %s:\n%s"
-                        % (" ".join(cmd), code, log, "\n".join(tail)))
+                        % (" ".join(cmd), code, log, "\n".join(lines[-40:])))
 
 
 def run_live(cmd, cwd=None, env=None, out=None, show=None):
@@ -94,9 +158,54 @@ def locked(path):
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(str(path), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    with open(str(path), "a") as handle:
+        host_apt.flock_waiting(handle, path, say)
         yield
+
+
+def children():
+    """The pids of this process's children, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as stat:
+                    # "pid (name) state ppid ...": the name may hold blanks and ")".
+                    fields = stat.read().rsplit(")", 1)[-1].split()
+            except OSError:
+                continue
+            if len(fields) > 1 and fields[1] == str(os.getpid()):
+                found.append(int(entry))
+    return found
+
+
+def wind_down(signum, grace=30):
+    """After SIGNUM stopped the main thread: let the other threads end too.
+
+    Each child process still running (one a job of `side_by_side` waits
+    for, or one started in the background) gets SIGNUM, so that the threads
+    waiting for them unwind and their with blocks remove what they made.
+    Returns whether every other thread ended within GRACE seconds.
+    """
+    deadline, next_round = time.monotonic() + grace, 0
+    while True:
+        now = time.monotonic()
+        if now >= next_round:
+            # Again each second: a child caught between fork and exec
+            # does not act on a signal.
+            next_round = now + 1
+            for pid in children():
+                try:
+                    os.kill(pid, signum)
+                except OSError:
+                    pass
+        others = [t for t in threading.enumerate()
+                  if t is not threading.current_thread() and not t.daemon and t.is_alive()]
+        if not others:
+            return True
+        if now >= deadline:
+            return False
+        time.sleep(0.05)
 
 
 def require_program(name, why):
@@ -131,6 +240,13 @@ def outside_git(directory):
     return dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(directory).resolve().parent))
 
 
+def join(thread):
+    """THREAD.join(), waking twice a second: a signal that came just before
+    the wait would otherwise wait with it, its handler not run."""
+    while thread.is_alive():
+        thread.join(0.5)
+
+
 def side_by_side(jobs, out=None):
     """Run JOBS, a list of (name, function(out)), at once, each in a thread.
 
@@ -153,21 +269,26 @@ def side_by_side(jobs, out=None):
 
     # Appending: the job's own writes and its subprocesses' go to the end alike.
     logs = [tempfile.TemporaryFile("a+") for _ in jobs]
+    running = False
     try:
         say("running side by side: " + ", ".join(name for name, _ in jobs), out)
         threads = [threading.Thread(target=one, args=(name, function, log))
                    for (name, function), log in zip(jobs, logs)]
         for thread in threads:
             thread.start()
+        running = True
         for thread in threads:
-            thread.join()
+            join(thread)
+        running = False
         for (name, _), log in zip(jobs, logs):
             log.seek(0)
             say("--- %s ---" % name, out)
             out.write(log.read())
             out.flush()
     finally:
-        for log in logs:
+        # Stopped by a signal while jobs run (see wind_down): each job keeps
+        # its log until it ends, and the log goes with it.
+        for log in logs if not running else ():
             log.close()
     failed = ["%s: %s" % (name, results.get(name) or "did not finish")
               for name, _ in jobs if results.get(name, "x") is not None]
