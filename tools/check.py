@@ -16,7 +16,10 @@
    3.15 and PyPy 3.11 inside the Debian root (tools/root_tox.py), then this
    machine's 3.8 to 3.13 and the stock 3.13.5 builds (with the GIL and
    free-threaded), ending with a table of all of them.
-3. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
+3. The handbook (tox -e docs): docs/ built by Sphinx with warnings as
+   errors and every internal link resolved, and its examples run by the
+   doctest builder.
+4. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
    marshmallow and click, each run twice on 3.8, 3.13 and Debian's 3.15,
    without and with the backport imported first, compared test by test.
 
@@ -113,7 +116,7 @@ def main(argv=None):
     parser.add_argument('--skip-cpython', action='store_true',
                         help='skip step 1 (the CPython change); tox still needs the stock build')
     parser.add_argument('--skip-dependents', action='store_true',
-                        help="skip step 3 (the dependents' suites); -e skips it too")
+                        help="skip step 4 (the dependents' suites); -e skips it too")
     args = parser.parse_args(argv)
 
     results = []
@@ -155,14 +158,19 @@ def main(argv=None):
     # Debian unstable's CPython 3.14, 3.15 and PyPy 3.11 first, in the root.
     root_envs = root_tox.label_envs()
     host_envs = None
+    docs = True
     if args.envs:
         wanted = args.envs.split(',')
         root_envs = [e for e in wanted if e in root_envs]
-        host_envs = [e for e in wanted if e not in root_envs]
+        docs = 'docs' in wanted
+        host_envs = [e for e in wanted if e not in root_envs and e != 'docs']
     if root_envs:
         run_step('tox in the Debian root (%s)' % ', '.join(root_envs),
                  [sys.executable, str(ROOT / 'tools' / 'root_tox.py'), '-e', ','.join(root_envs),
                   '--', '-p', '2', '--parallel-no-spinner'], results, env=env)
+    if docs:
+        # Step 3, on its own line of the summary: the handbook's build.
+        run_step('handbook (tox -e docs)', tox_command() + ['-e', 'docs'], results, env=env)
     if host_envs == []:
         return report(results, junit)
 
@@ -198,7 +206,7 @@ def build_stock(results, freethreaded=False):
 
 
 def run_dependents(results):
-    """Step 3: tools/dependents; returns its closing lines for the summary."""
+    """Step 4: tools/dependents; returns its closing lines for the summary."""
     command = [sys.executable, str(ROOT / 'tools' / 'dependents')]
     say("dependents' suites without and with the backport: " + ' '.join(command))
     closing = run_echoed("dependents' suites (tools/dependents)", command, results,
