@@ -5,12 +5,12 @@ commands, links only to files that exist, and its example runs.  The
 handbook (docs/) is built by `tox -e docs`; what is checked here is what
 the tools write into it: tools/dependents writes its table between two
 comments of docs/testing.rst, and the benchmarks page includes the file the
-harness writes.
+harness writes.  An unpacked sdist ships neither docs/ nor the tools, so
+there the module skips (tests/_layout.py).
 """
 
 import doctest
 import importlib.util
-import os
 import re
 import shutil
 import sys
@@ -19,7 +19,10 @@ import unittest
 from pathlib import Path
 
 import _layout
-from _support import backport_only
+
+_layout.require('docs')
+
+from _support import backport_only  # noqa: E402
 
 ROOT = Path(_layout.ROOT)
 README = ROOT / 'README.rst'
@@ -46,7 +49,6 @@ class Readme(unittest.TestCase):
             self.assertIn('    ' + command + '\n', block)
 
     def test_relative_links_name_existing_files(self):
-        _layout.require('docs')
         links = re.findall(r'`[^`<]*<([^>`]+)>`_', readme_text())
         relative = [link for link in links if not re.match(r'[a-z]+:', link)]
         self.assertGreater(len(relative), 5)
@@ -55,7 +57,6 @@ class Readme(unittest.TestCase):
                 self.assertTrue((ROOT / link.split('#')[0]).exists(), link)
 
     def test_every_handbook_page_is_linked(self):
-        _layout.require('docs')
         text = readme_text()
         pages = sorted(p.name for p in (ROOT / 'docs').glob('*.rst') if p.name != 'index.rst')
         self.assertGreater(len(pages), 4)
@@ -75,8 +76,6 @@ class DependentsBlock(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        _layout.require('tools/dependents')
-        _layout.require('docs')
         tool = ROOT / 'tools' / 'dependents'
         sys.path.insert(0, str(tool))
         try:
@@ -127,8 +126,6 @@ class DependentsBlock(unittest.TestCase):
 class BenchmarkPage(unittest.TestCase):
 
     def test_includes_what_the_harness_writes(self):
-        _layout.require('docs')
-        _layout.require('benchmarks')
         page = (ROOT / 'docs' / 'benchmarks.rst').read_text()
         for written in ('benchmarks/results.rst', 'benchmarks/membership.png'):
             self.assertTrue((ROOT / written).is_file(), written)
