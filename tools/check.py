@@ -168,11 +168,14 @@ def main(argv=None):
         run_step('tox in the Debian root (%s)' % ', '.join(root_envs),
                  [sys.executable, str(ROOT / 'tools' / 'root_tox.py'), '-e', ','.join(root_envs),
                   '--', '-p', '2', '--parallel-no-spinner'], results, env=env)
+    notes = []
     if docs:
         # Step 3, on its own line of the summary: the handbook's build.
         run_step('handbook (tox -e docs)', tox_command() + ['-e', 'docs'], results, env=env)
+    else:
+        notes.append('handbook (tox -e docs): NOT RUN (-e given without docs)')
     if host_envs == []:
-        return report(results, junit)
+        return report(results, junit, notes=notes)
 
     tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
     tox += ['-e', ','.join(host_envs)] if host_envs else ['-m', 'host']
@@ -188,7 +191,7 @@ def main(argv=None):
                       % ('--skip-dependents' if args.skip_dependents else '-e')]
     else:
         dependents = run_dependents(results)
-    return report(results, junit, interpreters, dependents)
+    return report(results, junit, interpreters, dependents, notes)
 
 
 def build_stock(results, freethreaded=False):
@@ -237,7 +240,7 @@ def run_echoed(name, command, results, env=None, first=None, last=None):
     return block
 
 
-def report(results, junit, interpreters=(), dependents=()):
+def report(results, junit, interpreters=(), dependents=(), notes=()):
     print()
     print('Summary')
     for name, code, seconds in results:
@@ -248,6 +251,8 @@ def report(results, junit, interpreters=(), dependents=()):
         print('tox printed no interpreter table: see its output above')
     if dependents:
         print('\n'.join(dependents))
+    if notes:
+        print('\n'.join(notes))
     failed_steps = sum(1 for _, code, _ in results if code != 0)
     if junit is not None:
         passed, failed, skipped = junit_totals(str(junit))
