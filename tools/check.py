@@ -16,7 +16,10 @@
    3.15 and PyPy 3.11 inside the Debian root (tools/root_tox.py), then this
    machine's 3.8 to 3.13 and the stock 3.13.5 builds (with the GIL and
    free-threaded), ending with a table of all of them.
-3. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
+3. The handbook (tox -e docs): docs/ built by Sphinx with warnings as
+   errors and every internal link resolved, and its examples run by the
+   doctest builder.
+4. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
    marshmallow and click, each run twice on 3.8, 3.13 and Debian's 3.15,
    without and with the backport imported first, compared test by test.
 
@@ -113,7 +116,7 @@ def main(argv=None):
     parser.add_argument('--skip-cpython', action='store_true',
                         help='skip step 1 (the CPython change); tox still needs the stock build')
     parser.add_argument('--skip-dependents', action='store_true',
-                        help="skip step 3 (the dependents' suites); -e skips it too")
+                        help="skip step 4 (the dependents' suites); -e skips it too")
     args = parser.parse_args(argv)
 
     results = []
@@ -155,16 +158,24 @@ def main(argv=None):
     # Debian unstable's CPython 3.14, 3.15 and PyPy 3.11 first, in the root.
     root_envs = root_tox.label_envs()
     host_envs = None
+    docs = True
     if args.envs:
         wanted = args.envs.split(',')
         root_envs = [e for e in wanted if e in root_envs]
-        host_envs = [e for e in wanted if e not in root_envs]
+        docs = 'docs' in wanted
+        host_envs = [e for e in wanted if e not in root_envs and e != 'docs']
     if root_envs:
         run_step('tox in the Debian root (%s)' % ', '.join(root_envs),
                  [sys.executable, str(ROOT / 'tools' / 'root_tox.py'), '-e', ','.join(root_envs),
                   '--', '-p', '2', '--parallel-no-spinner'], results, env=env)
+    notes = []
+    if docs:
+        # Step 3, on its own line of the summary: the handbook's build.
+        run_step('handbook (tox -e docs)', tox_command() + ['-e', 'docs'], results, env=env)
+    else:
+        notes.append('handbook (tox -e docs): NOT RUN (-e given without docs)')
     if host_envs == []:
-        return report(results, junit)
+        return report(results, junit, notes=notes)
 
     tox = tox_command() + ['-p', '2', '--parallel-no-spinner']
     tox += ['-e', ','.join(host_envs)] if host_envs else ['-m', 'host']
@@ -180,7 +191,7 @@ def main(argv=None):
                       % ('--skip-dependents' if args.skip_dependents else '-e')]
     else:
         dependents = run_dependents(results)
-    return report(results, junit, interpreters, dependents)
+    return report(results, junit, interpreters, dependents, notes)
 
 
 def build_stock(results, freethreaded=False):
@@ -198,7 +209,7 @@ def build_stock(results, freethreaded=False):
 
 
 def run_dependents(results):
-    """Step 3: tools/dependents; returns its closing lines for the summary."""
+    """Step 4: tools/dependents; returns its closing lines for the summary."""
     command = [sys.executable, str(ROOT / 'tools' / 'dependents')]
     say("dependents' suites without and with the backport: " + ' '.join(command))
     closing = run_echoed("dependents' suites (tools/dependents)", command, results,
@@ -229,7 +240,7 @@ def run_echoed(name, command, results, env=None, first=None, last=None):
     return block
 
 
-def report(results, junit, interpreters=(), dependents=()):
+def report(results, junit, interpreters=(), dependents=(), notes=()):
     print()
     print('Summary')
     for name, code, seconds in results:
@@ -240,6 +251,8 @@ def report(results, junit, interpreters=(), dependents=()):
         print('tox printed no interpreter table: see its output above')
     if dependents:
         print('\n'.join(dependents))
+    if notes:
+        print('\n'.join(notes))
     failed_steps = sum(1 for _, code, _ in results if code != 0)
     if junit is not None:
         passed, failed, skipped = junit_totals(str(junit))

@@ -1,7 +1,7 @@
 """The dependents' own suites, without and with ``import enum_backport``.
 
     python3 tools/dependents [--projects a,b] [--interpreters 3.8,3.15] [--jobs N]
-    python3 tools/dependents readme     # README.rst's figures from the last full run
+    python3 tools/dependents docs       # docs/testing.rst's figures from the last full run
     python3 tools/dependents freeze [--write]   # re-resolve the pins
 
 For each project in projects.json, on each interpreter there: the pinned
@@ -250,8 +250,8 @@ def run(args):
     for job in jobs:
         report.details(job, say)
     full = not args.projects and not args.interpreters
-    block = report.readme_block(jobs, projects)
-    last = {'full': full, 'jobs': [j.as_json() for j in jobs], 'readme': block,
+    block = report.page_block(jobs, projects)
+    last = {'full': full, 'jobs': [j.as_json() for j in jobs], 'docs': block,
             'seconds': round(time.monotonic() - started)}
     plan.deps_dir().mkdir(parents=True, exist_ok=True)
     (plan.deps_dir() / ('last-run.json' if full else 'last-partial-run.json')).write_text(
@@ -259,16 +259,16 @@ def run(args):
     print(flush=True)
     say('Summary')
     if full:
-        current = report.readme_current(block)
+        current = report.page_current(block)
         if current:
-            say("README.rst's figures are this run's")
+            say("docs/testing.rst's figures are this run's")
         elif current is False:
-            say("README.rst's figures differ from this run's "
-                "(python3 tools/dependents readme writes them)")
+            say("docs/testing.rst's figures differ from this run's "
+                "(python3 tools/dependents docs writes them)")
         elif current is None:
-            say('README.rst has no dependents-results block')
+            say('docs/testing.rst has no dependents-results block')
     else:
-        say('a partial run (--projects/--interpreters): README.rst not compared')
+        say('a partial run (--projects/--interpreters): docs/testing.rst not compared')
     failed = report.closing(jobs, interpreters, (wheel.name, digest), projects, say)
     cpu = sum(r.cpu for j in jobs for r in (j.without, j.with_) if r is not None)
     say('pairs: %d passed, %d failed (%.0f s; the suites used %.0f s of CPU)' % (
@@ -276,14 +276,15 @@ def run(args):
     return 1 if failed else 0
 
 
-def readme(args):
+def docs(args):
     path = plan.deps_dir() / 'last-run.json'
     try:
         last = json.loads(path.read_text())
     except (OSError, ValueError):
         raise SystemExit('no full run recorded in %s: run python3 tools/dependents first' % path)
-    report.write_readme(last['readme'])
-    print('README.rst: dependents figures written from the run recorded in %s' % path)
+    # Runs recorded before the figures moved to the handbook call them 'readme'.
+    report.write_page(last['docs'] if 'docs' in last else last['readme'])
+    print('docs/testing.rst: dependents figures written from the run recorded in %s' % path)
     return 0
 
 
@@ -349,14 +350,14 @@ def merge_pins(found):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    parser.add_argument('command', nargs='?', default='run', choices=('run', 'readme', 'freeze'))
+    parser.add_argument('command', nargs='?', default='run', choices=('run', 'docs', 'freeze'))
     parser.add_argument('--projects', help='only these projects (comma-separated)')
     parser.add_argument('--interpreters', help='only these interpreters (comma-separated)')
     parser.add_argument('--jobs', type=int, default=max(1, min(2, os.cpu_count() or 1)),
                         help='pairs run at a time (default: 2, or 1 on one core)')
     parser.add_argument('--write', action='store_true', help='freeze: store the pins')
     args = parser.parse_args(argv)
-    return {'run': run, 'readme': readme, 'freeze': freeze}[args.command](args)
+    return {'run': run, 'docs': docs, 'freeze': freeze}[args.command](args)
 
 
 if __name__ == '__main__':

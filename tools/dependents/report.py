@@ -1,11 +1,11 @@
 """Say what the run found: per pair, the differences, the closing figures,
-and README.rst's block of them."""
+and the handbook's block of them (docs/testing.rst)."""
 
 import re
 
 from plan import ROOT
 
-README = ROOT / 'README.rst'
+PAGE = ROOT / 'docs' / 'testing.rst'
 START, END = '.. dependents-results-start', '.. dependents-results-end'
 
 
@@ -112,8 +112,8 @@ def figures(jobs, projects):
                plural(sum(len(j.both) for j in ran), 'test fails', 'tests fail')))
 
 
-def readme_block(jobs, projects):
-    """The README.rst text between the two dependents-results comments."""
+def page_block(jobs, projects):
+    """The docs/testing.rst text between the two dependents-results comments."""
     rows = [('project', 'interpreter', 'tests', 'differences', 'fail in both runs')]
     for job in jobs:
         where = job.interp.describe().split(' (')[0] if job.interp.version else job.interp.name
@@ -131,16 +131,16 @@ def readme_block(jobs, projects):
     return '\n'.join(lines) + '\n\n' + figures(jobs, projects) + '.'
 
 
-def readme_current(block):
-    """Whether README.rst already shows `block`; None without the markers."""
-    text = README.read_text()
+def page_current(block):
+    """Whether docs/testing.rst already shows `block`; None without the markers."""
+    text = PAGE.read_text()
     found = re.search(re.escape(START) + r'\n\n(.*?)\n\n' + re.escape(END), text, re.S)
     return None if found is None else found.group(1) == block
 
 
-def write_readme(block):
-    text = README.read_text()
+def write_page(block):
+    text = PAGE.read_text()
     pattern = re.compile(re.escape(START) + r'\n.*?' + re.escape(END), re.S)
     if not pattern.search(text):
-        raise SystemExit('README.rst has no %s ... %s comments' % (START, END))
-    README.write_text(pattern.sub(lambda _: '%s\n\n%s\n\n%s' % (START, block, END), text))
+        raise SystemExit('%s has no %s ... %s comments' % (PAGE, START, END))
+    PAGE.write_text(pattern.sub(lambda _: '%s\n\n%s\n\n%s' % (START, block, END), text))
