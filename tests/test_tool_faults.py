@@ -40,7 +40,7 @@ from cpython import base, build, patch  # noqa: E402
 from cpython.util import ToolError, locked, sha256_file  # noqa: E402
 
 AUTHOR = 'Ada Lovelace <ada@lovelace.dev>'
-ISSUES = ['--fix-issue', '140001', '--feature-issue', '140002']
+ISSUES = ['--fix-issue', '140001', '--flag-issue', '140002', '--feature-issue', '140003']
 
 
 def executable(path, text):

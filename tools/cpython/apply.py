@@ -7,12 +7,13 @@
   `git merge-file`, whose base is the 3.13.5 file the diff was made against.
   A conflict fails and names the conflicting lines.  Nothing is fuzzed.
 
-A file both PRs change gets the fix diff, then the feature diff made
-against the fixed file; for a 3-way merge "the change" is the 3.13.5 file
-with both applied.  A tree gets all of the change or none of it: every
+A file several PRs change gets each PR's diff in turn (fix, flag,
+feature), each made against the file with the ones before applied; for a
+3-way merge "the change" is the 3.13.5 file with all of them applied.  A tree gets all of the change or none of it: every
 result is computed in a scratch directory first, and the tree is written
-only when all succeed.  The whatsnew entry and porting note go where
-whatsnew.place puts them, in the tree's newest whatsnew file; given the
+only when all succeed.  The whatsnew entries and porting note go where
+whatsnew.place puts them, in the tree's newest whatsnew file (a carrier
+says what to add, not where: its hunks have no context); given the
 PRs' issue numbers, each NEWS entry is renamed and the whatsnew file's
 :gh: references to the PRs' stand-in numbers follow.
 """
@@ -227,17 +228,6 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
             writes[newest] = text.encode("utf-8")
             report.append("whatsnew entry (%s) -> %s (enum subsection of Improved modules%s)"
                           % (what, newest, notes))
-            if newest != path:
-                continue
-            # In the diffs' own file the diffs and the placement must agree.
-            done, problem = _exactly((tree / newest).read_bytes(), items)
-            if problem is not None and exact_only:
-                problems.append("%s: does not apply exactly:\n    %s" % (path, problem))
-            elif problem is None and done != writes[newest]:
-                problems.append("%s puts the entry elsewhere than the end of the enum "
-                                "subsection, or the porting note elsewhere than the end "
-                                "of Changes in the Python API, where the tool places them"
-                                % ", ".join(i.source.name for i in items))
             continue
         if not (tree / path).is_file():
             problems.append("%s: not in the tree" % path)
