@@ -177,7 +177,7 @@ def _three_way_bases(tree, source, paths):
 
 def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
                  author_name=None):
-    """Apply FILES (the change: one PR's files, or both PRs') to TREE.
+    """Apply FILES (the change: the files of a prefix of the PRs) to TREE.
 
     Returns what was done, one line per file.  EXACT_ONLY refuses the 3-way
     fallback (for 3.13.5 itself).  SOURCE is the 3.13.5 base, read for

@@ -1,5 +1,5 @@
-"""Build CPython 3.13.5 from source: stock, then patched with the fix alone
-and with the fix and the feature.
+"""Build CPython 3.13.5 from source: stock, then patched with each PR set
+(the fix; the fix and the flag PR; all three).
 
 The stock build is the release tarball with ./configure, make, make
 altinstall.  The patched build starts from a copy of the finished stock
@@ -12,15 +12,15 @@ build's own.  Two files' rules do not depend on the Makefile although their
 #! line names the prefix (build/scripts-3.13/idle3.13, pydoc3.13), so they
 are deleted first.  The result is checked: it has the change, its
 sys.prefix and sysconfig are its own, and no text file it installed names
-the stock build.  The two patched builds differ only in pure-Python files,
-so each is as cheap as the other (about a minute here): what make redoes
-is what the new prefix invalidates, the same for both whichever tree it
-starts from; both start from the stock build and share its core objects.
+the stock build.  The patched builds differ only in pure-Python files,
+so each is as cheap as another (about a minute here): what make redoes
+is what the new prefix invalidates, the same for each whichever tree it
+starts from; all start from the stock build and share its core objects.
 
     builds/stock-<key>/      src/, prefix/, *.log, build-ok
     builds/patched-<key>/    the same, and change/ (the diffs it was made
-                             from); build-ok names its PRs (fix, or
-                             fix+feature)
+                             from); build-ok names its PRs (fix,
+                             fix+flag or fix+flag+feature)
 
 With freethreaded=True the same are built with --disable-gil (the
 free-threaded interpreter, python3.13t) under builds/stock-t-<key>/ and
