@@ -187,7 +187,15 @@ def with_note(text, note=NOTE):
 
 NEWS_NAME = "2025-01-02-03-04-05.gh-issue-4242.fix.rst"
 NEWS_PATH = "Misc/NEWS.d/next/Library/" + NEWS_NAME
+FLAG_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-08.gh-issue-4444.flag.rst"
 FEATURE_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-06.gh-issue-4343.feature.rst"
+
+# The flag PR's whatsnew entry, carried as the repository carries its own:
+# a hunk with no context (it says what to add; whatsnew.place says where).
+FLAG_ENTRY = """\
+* ``value in FlagCls`` makes no pseudo-member
+  (Contributed by {author_name} in :gh:`4444`.)
+"""
 
 
 def numbered(prefix, count):
@@ -208,6 +216,11 @@ def without_enum_subsection(text):
 def with_entry(text, entry=ENTRY):
     anchor = "* An earlier enum change.\n"
     return text.replace(anchor, anchor + "\n" + entry)
+
+
+def with_entries(text, feature_entry=ENTRY):
+    """TEXT with the flag PR's entry, then the feature's, in its enum subsection."""
+    return with_entry(text, FLAG_ENTRY + "\n" + feature_entry)
 
 
 def write(root, path, text):
@@ -248,10 +261,13 @@ class FakeBase:
 
 
 class Fixture(unittest.TestCase):
-    """A fake 3.13.5 tree, and a fake project holding the two PRs' diffs against it.
+    """A fake 3.13.5 tree, and a fake project holding the three PRs' diffs against it.
 
-    The fix adds a line to Lib/enum.py; the feature adds another there and
-    changes the docs; each has a NEWS entry.
+    Each PR adds a line to Lib/enum.py on top of the PRs before it: the fix
+    after line 5, the flag PR after line 12, the feature after line 10.  The
+    flag PR and the feature each carry a whatsnew entry (the flag PR's has
+    no context, as the repository's carriers); the feature changes the docs
+    too; each PR has a NEWS entry.
     """
 
     def setUp(self):
@@ -260,7 +276,8 @@ class Fixture(unittest.TestCase):
         self.tree, self.repo = self.tmp / "cpython", self.tmp / "project"
         self.py_old = numbered("code", 20)
         self.py_fix = self.py_old.replace("code line 5\n", "code line 5\nadded code\n")
-        self.py_new = self.py_fix.replace("code line 10\n", "code line 10\nfeature code\n")
+        self.py_flag = self.py_fix.replace("code line 12\n", "code line 12\nflag code\n")
+        self.py_new = self.py_flag.replace("code line 10\n", "code line 10\nfeature code\n")
         self.rst_old = numbered("doc", 40)
         self.rst_new = (self.rst_old.replace("doc line 3\n", "doc line 3 changed\n")
                         .replace("doc line 30\n", "doc line 30\nadded doc\n"))
@@ -270,13 +287,18 @@ class Fixture(unittest.TestCase):
             write(self.tree, path, text)
         write(self.repo, "Lib/enum.py.fix.diff",
               make_diff("Lib/enum.py", self.py_old, self.py_fix))
+        write(self.repo, "Lib/enum.py.flag.diff",
+              make_diff("Lib/enum.py", self.py_fix, self.py_flag))
         write(self.repo, "Lib/enum.py.feature.diff",
-              make_diff("Lib/enum.py", self.py_fix, self.py_new))
+              make_diff("Lib/enum.py", self.py_flag, self.py_new))
         write(self.repo, "Doc/library/enum.rst.feature.diff",
               make_diff("Doc/library/enum.rst", self.rst_old, self.rst_new))
+        write(self.repo, "Doc/whatsnew/3.13.rst.flag.diff",
+              make_diff("Doc/whatsnew/3.13.rst", "", FLAG_ENTRY))
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW)))
         write(self.repo, NEWS_PATH, "Fix a thing.\n")
+        write(self.repo, FLAG_NEWS_PATH, "Flag a thing.\n")
         write(self.repo, FEATURE_NEWS_PATH, "Add a thing.\n")
         self.source = FakeBase("3.13.5", self.stock)
 
@@ -303,8 +325,9 @@ class ExactApplyTests(Fixture):
         self.apply(exact_only=True)
         self.assertEqual(self.read("Lib/enum.py"), self.py_new)
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_new)
-        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW))
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW))
         self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
+        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
         self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
 
     def test_fix_alone_changes_only_the_fixs_files(self):
@@ -313,14 +336,35 @@ class ExactApplyTests(Fixture):
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
         self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
+        self.assertFalse((self.tree / FLAG_NEWS_PATH).exists())
         self.assertFalse((self.tree / FEATURE_NEWS_PATH).exists())
 
-    def test_feature_diff_goes_onto_the_fixed_file(self):
-        # The feature diff is made against 3.13.5 + fix: without the fix
+    def test_fix_and_flag_change_only_their_files(self):
+        self.apply(prs=change.FLAG, exact_only=True)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_flag)
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW, FLAG_ENTRY))
+        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
+        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
+        self.assertFalse((self.tree / FEATURE_NEWS_PATH).exists())
+
+    def test_feature_diff_goes_onto_the_file_with_the_fix_and_the_flag_pr(self):
+        # The feature diff is made against 3.13.5 + fix + flag: without both
         # under it, it does not apply exactly.
-        write(self.repo, "Lib/enum.py.feature.diff",
+        for under in (self.py_old, self.py_fix):
+            with self.subTest(under=under.count("\n")):
+                write(self.repo, "Lib/enum.py.feature.diff",
+                      make_diff("Lib/enum.py", under, under.replace(
+                          "code line 10\n", "code line 10\nfeature code\n")))
+                message = self.refused(exact_only=True)
+                self.assertIn("Lib/enum.py: does not apply exactly", message)
+
+    def test_flag_diff_goes_onto_the_fixed_file(self):
+        # The flag diff is made against 3.13.5 + fix: onto 3.13.5 alone its
+        # hunk is a line off, which is not exact.
+        write(self.repo, "Lib/enum.py.flag.diff",
               make_diff("Lib/enum.py", self.py_old,
-                        self.py_old.replace("code line 10\n", "code line 10\nfeature code\n")))
+                        self.py_old.replace("code line 12\n", "code line 12\nflag code\n")))
         message = self.refused(exact_only=True)
         self.assertIn("Lib/enum.py: does not apply exactly", message)
 
@@ -367,21 +411,27 @@ class ExactApplyTests(Fixture):
         renamed = "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-98765.%s.rst" % nonce
         self.assertEqual(self.read(renamed), "Fix a thing.\n")
         self.assertFalse((self.tree / NEWS_PATH).exists())
+        self.assertTrue((self.tree / FLAG_NEWS_PATH).exists())  # no number given
         self.assertTrue((self.tree / FEATURE_NEWS_PATH).exists())  # no number given
 
     def test_issue_for_a_pr_not_applied_is_refused(self):
-        self.assertIn("an issue number for the feature PR",
-                      self.refused(prs=change.FIX, issues={"feature": 98765}))
+        for pr, prs in (("flag", change.FIX), ("feature", change.FIX),
+                        ("feature", change.FLAG)):
+            with self.subTest(pr=pr, prs=prs):
+                self.assertIn("an issue number for the %s PR" % pr,
+                              self.refused(prs=prs, issues={pr: 98765}))
 
     def test_issue_renumbers_the_whatsnew_entry(self):
-        # The entry names the feature's stand-in issue; its number moves both.
+        # Each entry names its PR's stand-in issue; the PR's number moves both.
         numbered_entry = ENTRY.replace("a second line.", "a line (:gh:`4343`).")
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW, numbered_entry)))
-        self.apply(issues={"fix": 98764, "feature": 98765})
+        self.apply(issues={"fix": 98764, "flag": 98766, "feature": 98765})
         text = self.read("Doc/whatsnew/3.13.rst")
         self.assertIn("a line (:gh:`98765`).", text)
+        self.assertIn("in :gh:`98766`.)", text)
         self.assertNotIn("4343", text)
+        self.assertNotIn("4444", text)
 
     def test_whatsnew_goes_to_the_newest_file(self):
         newest = without_enum_subsection(WHATSNEW)
@@ -390,8 +440,18 @@ class ExactApplyTests(Fixture):
         self.apply()
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
         self.assertEqual(self.read("Doc/whatsnew/3.9.rst"), WHATSNEW)
-        self.assertEqual(self.read("Doc/whatsnew/3.15.rst"), whatsnew.insert(newest, ENTRY))
-        self.assertIn("enum\n----\n\n" + ENTRY, self.read("Doc/whatsnew/3.15.rst"))
+        self.assertEqual(self.read("Doc/whatsnew/3.15.rst"),
+                         whatsnew.insert(whatsnew.insert(newest, FLAG_ENTRY), ENTRY))
+        self.assertIn("enum\n----\n\n" + FLAG_ENTRY + "\n" + ENTRY,
+                      self.read("Doc/whatsnew/3.15.rst"))
+
+    def test_author_fills_every_entrys_credit(self):
+        credited = ENTRY.replace("a second line.", "a line by {author_name}.")
+        write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
+              make_diff("Doc/whatsnew/3.13.rst", "", credited))
+        self.apply(author_name="Ada Lovelace")
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(
+            WHATSNEW, credited).replace("{author_name}", "Ada Lovelace"))
 
     def test_a_carrier_of_two_blocks_places_the_porting_note_too(self):
         write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
@@ -400,18 +460,40 @@ class ExactApplyTests(Fixture):
                         with_note(with_entry(WITH_PORTING))))
         self.source = FakeBase("3.13.5", dict(self.stock,
                                               **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
-        report = self.apply(exact_only=True, issues={"fix": 98764, "feature": 98765})
+        report = self.apply(exact_only=True, issues={"fix": 98764, "flag": 98766,
+                                                     "feature": 98765})
         self.assertIn("porting note", "\n".join(report))
-        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
-                         with_note(with_entry(WITH_PORTING), NOTE.replace("4242", "98764")))
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_note(
+            with_entries(WITH_PORTING).replace("4444", "98766"), NOTE.replace("4242", "98764")))
 
-    def test_porting_note_elsewhere_in_its_own_file_is_refused(self):
+    def test_a_carrier_without_context_is_placed_in_a_file_the_tree_lacks_the_name_of(self):
+        # The repository's carriers are for main's newest file, which no
+        # base here has, and have no context: what to add, not where.
+        two_hunks = (make_diff("Doc/whatsnew/3.16.rst", "", ENTRY)
+                     + make_diff("Doc/whatsnew/3.16.rst", "", NOTE).split("\n", 2)[2])
+        (self.repo / "Doc/whatsnew/3.13.rst.feature.diff").unlink()
+        write(self.repo, "Doc/whatsnew/3.16.rst.feature.diff", two_hunks)
+        write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
+        self.source = FakeBase("3.13.5", dict(self.stock,
+                                              **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
+        report = "\n".join(self.apply(exact_only=True))
+        self.assertIn("whatsnew entry (flag) -> Doc/whatsnew/3.13.rst", report)
+        self.assertIn("whatsnew entry (feature) -> Doc/whatsnew/3.13.rst", report)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
+                         with_note(with_entries(WITH_PORTING)))
+        self.assertFalse((self.tree / "Doc/whatsnew/3.16.rst").exists())
+
+    def test_porting_note_elsewhere_in_its_own_file_goes_where_the_tool_places_it(self):
+        # A carrier says what to add; where it goes is whatsnew.place's
+        # decision, even in the file the carrier's context comes from.
         write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
         first = WITH_PORTING.replace("-------\n\n* A Python change,",
                                      "-------\n\n" + NOTE + "\n* A Python change,")
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WITH_PORTING, with_entry(first)))
-        self.assertIn("porting note elsewhere", self.refused(exact_only=True))
+        self.apply(exact_only=True)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
+                         with_note(with_entries(WITH_PORTING)))
 
     def test_no_porting_section_for_the_note_is_refused(self):
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
@@ -420,17 +502,23 @@ class ExactApplyTests(Fixture):
         write(self.tree, "Doc/whatsnew/3.15.rst", WHATSNEW)  # newest, no porting section
         self.assertIn('3.15.rst: no "Porting to Python X.Y" section', self.refused())
 
-    def test_whatsnew_diff_must_agree_with_the_placement_in_its_own_file(self):
+    def test_whatsnew_entry_goes_where_the_tool_places_it_not_where_the_diff_says(self):
         # The diff puts the entry first in the subsection; the tool puts it last.
         first = WHATSNEW.replace("enum\n----\n\n", "enum\n----\n\n" + ENTRY + "\n")
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, first))
-        self.assertIn("3.13.rst.feature.diff puts the entry elsewhere",
-                      self.refused(exact_only=True))
+        self.apply(exact_only=True)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW))
+
+    def test_a_carrier_that_removes_lines_is_refused(self):
+        write(self.repo, "Doc/whatsnew/3.13.rst.flag.diff",
+              make_diff("Doc/whatsnew/3.13.rst", WHATSNEW,
+                        with_entry(WHATSNEW.replace("* A dis change.\n", ""), FLAG_ENTRY)))
+        self.assertIn("3.13.rst.flag.diff: must be one or two hunks", self.refused())
 
 
 class ApplyCommandTests(Fixture):
-    """`apply --tree`, both PRs or --fix-only, with the NEWS entries renamed on request."""
+    """`apply --tree`, all three PRs, --up-to or --fix-only, the NEWS entries renamed on request."""
 
     def main(self, *args):
         err, saved = io.StringIO(), sys.stderr
@@ -442,6 +530,7 @@ class ApplyCommandTests(Fixture):
                                        + list(args))
         finally:
             sys.stderr, sys.stdout = saved, saved_out
+        self.said = out.getvalue()
         return code, err.getvalue()
 
     def test_fix_only_with_its_issue(self):
@@ -453,10 +542,27 @@ class ApplyCommandTests(Fixture):
         self.assertEqual(len(news), 1, news)
         self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
 
-    def test_both_prs_by_default(self):
-        self.assertEqual(self.main(), (0, ""))
+    def test_all_three_prs_by_default(self):
+        self.assertEqual(self.main("--author", "Ada Lovelace <ada@python.org>"), (0, ""))
         self.assertEqual(self.read("Lib/enum.py"), self.py_new)
+        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
         self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW).replace(
+            "{author_name}", "Ada Lovelace"))
+
+    def test_up_to_the_flag_pr_with_its_issues(self):
+        code, err = self.main("--up-to", "flag", "--fix-issue", "140001",
+                              "--flag-issue", "140002")
+        self.assertEqual(code, 0, err)
+        self.assertIn("no --author", self.said)  # the flag PR's entry has a credit
+        self.assertEqual(self.read("Lib/enum.py"), self.py_flag)
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(
+            WHATSNEW, FLAG_ENTRY.replace("4444", "140002")))
+        news = sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
+        self.assertEqual(len(news), 2, news)
+        self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[1], r"^2025-01-02-03-04-08\.gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst$")
 
     def test_a_stand_in_number_is_refused_and_nothing_changes(self):
         before = snapshot(self.tree)
@@ -464,17 +570,25 @@ class ApplyCommandTests(Fixture):
         self.assertEqual(code, 1)
         self.assertIn("--fix-issue 4242 is this repository's stand-in number", err)
         self.assertEqual(snapshot(self.tree), before)
+        code, err = self.main("--flag-issue", "4444")
+        self.assertEqual(code, 1)
+        self.assertIn("--flag-issue 4444 is this repository's stand-in number", err)
+        self.assertEqual(snapshot(self.tree), before)
 
 
 class CollectTests(Fixture):
-    """The two PRs' files, told apart by their names."""
+    """The three PRs' files, told apart by their names."""
 
-    def test_each_file_knows_its_pr_and_a_paths_fix_comes_first(self):
+    def test_each_file_knows_its_pr_and_a_paths_diffs_come_in_order(self):
         files = change.collect(self.repo)
         self.assertEqual([(f.path, f.pr) for f in files if f.path == "Lib/enum.py"],
-                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "feature")])
+                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "flag"),
+                          ("Lib/enum.py", "feature")])
         self.assertEqual({f.pr for f in change.collect(self.repo, change.FIX)}, {"fix"})
-        self.assertEqual(change.standin_issues(files), {"fix": 4242, "feature": 4343})
+        self.assertEqual({f.pr for f in change.collect(self.repo, change.FLAG)},
+                         {"fix", "flag"})
+        self.assertEqual(change.standin_issues(files),
+                         {"fix": 4242, "flag": 4444, "feature": 4343})
 
     def test_a_diff_without_its_pr_is_refused(self):
         write(self.repo, "Lib/other.py.diff", make_diff("Lib/other.py", "a\n", "b\n"))
@@ -497,6 +611,12 @@ class CollectTests(Fixture):
     def test_an_unknown_pr_is_refused(self):
         with self.assertRaises(ToolError):
             change.collect(self.repo, ("bugfix",))
+
+    def test_a_pr_set_that_skips_a_pr_before_it_is_refused(self):
+        for prs in (("flag",), ("fix", "feature"), ("flag", "feature"), ("feature",)):
+            with self.subTest(prs=prs), self.assertRaises(ToolError) as caught:
+                change.collect(self.repo, prs)
+            self.assertIn("no such PR set", str(caught.exception))
 
 
 class ThreeWayTests(Fixture):
@@ -559,6 +679,10 @@ class CarryTests(Fixture):
                              self.tmp / "fix", out=io.StringIO())
         self.assertEqual(merged["Lib/enum.py"].read_text(),
                          self.py_fix.replace("code line 15\n", "code line 15 in 3.15\n"))
+        merged = apply.carry(change.collect(self.repo, change.FLAG), newer, self.source,
+                             self.tmp / "flag", out=io.StringIO())
+        self.assertEqual(merged["Lib/enum.py"].read_text(),
+                         self.py_flag.replace("code line 15\n", "code line 15 in 3.15\n"))
 
     def test_conflict_is_named_by_its_lines_in_the_newer_file(self):
         newer = "new first line\n" + self.py_old.replace("code line 5\n", "code line 5 (3.15)\n")
@@ -735,46 +859,66 @@ class RepositoryChangeTests(unittest.TestCase):
 
     def test_every_diff_names_its_own_path(self):
         files = change.collect(REPO)  # raises if a header names another file
-        self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == "fix"])
-        self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == "feature"])
-        self.assertEqual(sorted(f.pr for f in files if f.is_news), ["feature", "fix"])
+        for pr in change.PRS:
+            with self.subTest(pr):
+                self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == pr])
+        self.assertEqual(sorted(f.pr for f in files if f.is_news), ["feature", "fix", "flag"])
 
     def test_stand_in_issue_numbers_cannot_be_taken_for_real_ones(self):
         standins = change.standin_issues(change.collect(REPO))
-        self.assertEqual(sorted(standins), ["feature", "fix"])
+        self.assertEqual(sorted(standins), ["feature", "fix", "flag"])
         for pr, number in standins.items():
             with self.subTest(pr), self.assertRaises(ToolError):
                 patch.check_issue("--%s-issue" % pr, number)
 
-    def test_whatsnew_diff_carries_the_entry_and_the_porting_note(self):
-        carriers = [f for f in change.collect(REPO) if f.is_whatsnew]
-        self.assertEqual(len(carriers), 1, carriers)
-        entry, note = change.whatsnew_blocks(carriers[0])
+    def test_whatsnew_diffs_carry_the_entries_and_the_porting_note(self):
+        files = change.collect(REPO)
+        standins = change.standin_issues(files)
+        carriers = {f.pr: f for f in files if f.is_whatsnew}
+        self.assertEqual(sorted(carriers), ["feature", "flag"])
+        for item in carriers.values():
+            with self.subTest(item.pr):
+                # what to add, not where: hunks without context
+                hunks = [line for line in item.source.read_text().splitlines()
+                         if line.startswith("@@")]
+                self.assertTrue(hunks)
+                for hunk in hunks:
+                    self.assertRegex(hunk, r"^@@ -0,0 \+1,\d+ @@")
+        entry, note = change.whatsnew_blocks(carriers["flag"])
         self.assertTrue(entry.startswith("* ") and note.startswith("* "))
-        self.assertIn("from_value", entry)
-        self.assertIn(":gh:`%d`" % change.standin_issues(change.collect(REPO))["fix"], note)
+        self.assertIn("pseudo-member", entry)
+        self.assertIn(":gh:`%d`" % standins["flag"], entry)
+        self.assertIn(":gh:`%d`" % standins["flag"], note)
+        (feature_entry,) = change.whatsnew_blocks(carriers["feature"])
+        self.assertIn("from_value", feature_entry)
+        self.assertIn(":gh:`%d`" % standins["feature"], feature_entry)
 
     def test_every_diff_applies_exactly_to_the_cached_3135(self):
         source = base.SourceBase(cache_dir())
         if not source.tarball.is_file():
             self.skipTest("the 3.13.5 tarball is not in %s (run cpython_change.py fetch)"
                           % source.tarball.parent)
-        for prs in (change.FIX, change.ALL):
-            by_path = change.diffs_by_path(change.collect(REPO, prs))
+        for prs in (change.FIX, change.FLAG, change.ALL):
+            # A whatsnew carrier is for main's newest file, not in 3.13.5.
+            by_path = change.diffs_by_path([f for f in change.collect(REPO, prs)
+                                            if not f.is_whatsnew])
             stock = source.read(list(by_path))
             for path, items in by_path.items():
                 with self.subTest(path=path, prs=prs):
-                    # The fix's diffs onto 3.13.5, the feature's onto that.
+                    # The fix's diffs onto 3.13.5, the flag PR's onto that, and so on.
                     self.assertNotEqual(apply.patched(stock[path], items), stock[path])
 
 
 class WhitespaceTests(unittest.TestCase):
 
-    def test_a_path_both_prs_change_is_checked_once(self):
+    def test_a_path_several_prs_change_is_checked_once(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "Doc/whatsnew/3.15.rst", "x\n")
             files = [change.File("Lib/enum.py", "Lib/enum.py.fix.diff", "fix"),
+                     change.File("Lib/enum.py", "Lib/enum.py.flag.diff", "flag"),
                      change.File("Lib/enum.py", "Lib/enum.py.feature.diff", "feature"),
+                     change.File("Doc/whatsnew/3.16.rst", "Doc/whatsnew/3.16.rst.flag.diff",
+                                 "flag"),
                      change.File("Doc/whatsnew/3.13.rst", "Doc/whatsnew/3.13.rst.feature.diff",
                                  "feature")]
             self.assertEqual(docs.changed_paths(files, tmp),
@@ -882,12 +1026,16 @@ Full run: 253 s wall time.
 
 TEXTS = {
     "fix.commit.txt": "gh-{fix_issue}: Fix the thing\n\nBody of the fix.\n",
-    "feature.commit.txt": "gh-{feature_issue}: Add the thing\n\nBody, after gh-{fix_issue}.\n",
+    "flag.commit.txt": "gh-{flag_issue}: Flag the thing\n\nBody, after gh-{fix_issue}.\n",
+    "feature.commit.txt": "gh-{feature_issue}: Add the thing\n\nBody, after gh-{flag_issue}.\n",
     "fix.issue.md": "Issue of the fix.\n",
+    "flag.issue.md": "Issue of the flag PR.\n",
     "feature.issue.md": "Issue of the feature.\n",
     "fix.pr.md": "By {author_name} ({author_email}).\n\n{in_benchmark_table}\n\n"
-                 "{stock_test_failures}\n",
-    "feature.pr.md": "gh-{feature_issue} needs gh-{fix_issue}; {{literal braces}}.\n",
+                 "{stock_test_failures}\n{fix_whatsnew}\n",
+    "flag.pr.md": "gh-{flag_issue} needs gh-{fix_issue}.\n\n{flag_whatsnew}\n",
+    "feature.pr.md": "gh-{feature_issue} needs gh-{flag_issue}; {{literal braces}}.\n\n"
+                     "{feature_whatsnew}\n",
     "stock-test-failures.json": '{"failures": []}\n',
 }
 
@@ -900,7 +1048,7 @@ def make_texts(root, **changes):
 
 
 class SeriesTests(Fixture):
-    """The series 0001 (fix) and 0002 (feature), and the texts beside them."""
+    """The series 0001 (fix), 0002 (flag) and 0003 (feature), and the texts beside them."""
 
     def setUp(self):
         super().setUp()
@@ -927,56 +1075,81 @@ class SeriesTests(Fixture):
         return {change.label(prs): apply.carry(change.collect(self.repo, prs), newer,
                                                self.source, self.tmp / "m" / change.label(prs),
                                                out=io.StringIO())
-                for prs in (change.FIX, change.ALL)}
+                for prs in (change.FIX, change.FLAG, change.ALL)}
 
     def series(self, issues=None, author="Ada Lovelace <ada@lovelace.dev>", newer=(),
                proof_only=False, texts_dir=None):
-        issues = issues or {"fix": 140001, "feature": 140002}
-        fields = patch.fields(issues["fix"], issues["feature"], author, [], self.results,
+        issues = issues or {"fix": 140001, "flag": 140002, "feature": 140003}
+        fields = patch.fields(issues, author, [], self.results, change.collect(self.repo),
                               proof_only=proof_only)
         return patch.write_series(self.repo, self.source, self.newer, self.merged(self.newer),
                                   self.out, issues, author, fields, newer,
                                   texts_dir=texts_dir or self.texts, proof_only=proof_only)
 
-    def test_two_patches_and_the_texts_with_every_field_filled(self):
+    def test_three_patches_and_the_texts_with_every_field_filled(self):
         written = self.series()
         names = sorted(p.name for p in self.out.iterdir() if p.name != patch.MANIFEST)
         patches = [n for n in names if n.endswith(".patch")]
-        self.assertEqual(len(patches), 2, names)
+        self.assertEqual(len(patches), 3, names)
         self.assertTrue(patches[0].startswith("0001-gh-140001-Fix-the-thing"), patches)
-        self.assertTrue(patches[1].startswith("0002-gh-140002-Add-the-thing"), patches)
+        self.assertTrue(patches[1].startswith("0002-gh-140002-Flag-the-thing"), patches)
+        self.assertTrue(patches[2].startswith("0003-gh-140003-Add-the-thing"), patches)
         self.assertEqual(sorted(n for n in names if not n.endswith(".patch")),
                          ["feature-issue.md", "feature-pr.md", "fix-issue.md", "fix-pr.md",
-                          "typeshed-enum.pyi.mbox"])
-        self.assertEqual(self.typeshed_calls, [(140002, "Ada Lovelace <ada@lovelace.dev>")])
+                          "flag-issue.md", "flag-pr.md", "typeshed-enum.pyi.mbox"])
+        self.assertEqual(self.typeshed_calls, [(140003, "Ada Lovelace <ada@lovelace.dev>")])
         self.assertEqual(sorted(p.name for p in written), names)
         for name in names:
             text = (self.out / name).read_text()
             with self.subTest(name):
                 self.assertNotRegex(text, r"\{[a-z_]+\}")
-                self.assertNotIn("4242", text.replace("gh-issue-4242", ""))
-        fix, feature = [(self.out / n).read_text() for n in patches]
+                for standin in ("4242", "4444", "4343"):
+                    self.assertNotIn(standin, text.replace("gh-issue-" + standin, ""))
+        fix, flag, feature = [(self.out / n).read_text() for n in patches]
         self.assertIn("From: Ada Lovelace <ada@lovelace.dev>", fix)
-        self.assertIn("Subject: [PATCH 1/2] gh-140001: Fix the thing", fix)
-        self.assertIn("Subject: [PATCH 2/2] gh-140002: Add the thing", feature)
-        self.assertIn("Body, after gh-140001.", feature)
-        # The fix: its Lib line and its NEWS entry, renamed; nothing of the feature.
+        self.assertIn("Subject: [PATCH 1/3] gh-140001: Fix the thing", fix)
+        self.assertIn("Subject: [PATCH 2/3] gh-140002: Flag the thing", flag)
+        self.assertIn("Subject: [PATCH 3/3] gh-140003: Add the thing", feature)
+        self.assertIn("Body, after gh-140001.", flag)
+        self.assertIn("Body, after gh-140002.", feature)
+        # The fix: its Lib line and its NEWS entry, renamed; nothing of the others.
         self.assertIn("+added code", fix)
+        self.assertNotIn("flag code", fix)
         self.assertNotIn("feature code", fix)
         self.assertNotIn("Doc/library/enum.rst", fix)
         self.assertRegex(fix, r"b/Misc/NEWS\.d/next/Library/2025-01-02-03-04-05\."
                               r"gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst")
         self.assertNotIn(".fix.rst", fix)
+        # The flag PR: its line and NEWS entry only.
+        self.assertIn("+flag code", flag)
+        self.assertNotIn("+added code", flag)
+        self.assertNotIn("feature code", flag)
+        self.assertNotIn("Doc/library/enum.rst", flag)
+        self.assertRegex(flag, r"b/Misc/NEWS\.d/next/Library/2025-01-02-03-04-08\."
+                               r"gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst")
+        self.assertNotIn(".flag.rst", flag)
         self.assertIn("+feature code", feature)
+        self.assertNotIn("+flag code", feature)
         self.assertIn("index %s.." % blob_id(self.newer_text), fix)  # Lib: the 3.15.2 file
         self.assertIn("index %s.." % blob_id(self.rst_old), feature)  # Doc: the 3.13.5 file
-        self.assertRegex(feature, r"gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst")
+        self.assertRegex(feature, r"gh-issue-140003\.[A-Za-z0-9_-]{6}\.rst")
+        # The whatsnew entries are not in the patches: each PR's description carries its own.
+        for text in (fix, flag, feature):
+            self.assertNotIn("Doc/whatsnew", text)
         pr = (self.out / "fix-pr.md").read_text()
         self.assertIn("By Ada Lovelace (ada@lovelace.dev).", pr)
         self.assertIn("| 3.13.5 stock | 470 | 112.9k |", pr)
         self.assertIn("| 3.13.5 patched | 292 | 592 |", pr)
         self.assertNotIn("3.13.0", pr)
-        self.assertIn("{literal braces}", (self.out / "feature-pr.md").read_text())
+        self.assertNotIn("```rst", pr)  # the fix has no whatsnew entry
+        flag_pr = (self.out / "flag-pr.md").read_text()
+        self.assertIn("```rst\n" + FLAG_ENTRY.replace("{author_name}", "Ada Lovelace")
+                      .replace("4444", "140002") + "```", flag_pr)
+        self.assertNotIn("from_value", flag_pr)
+        feature_pr = (self.out / "feature-pr.md").read_text()
+        self.assertIn("{literal braces}", feature_pr)
+        self.assertIn("```rst\n" + ENTRY + "```", feature_pr)
+        self.assertNotIn("pseudo-member", feature_pr)
 
     def test_fix_alone_goes_onto_each_newer_bases_lib_files(self):
         say = io.StringIO()
@@ -1022,33 +1195,38 @@ class SeriesTests(Fixture):
         self.assertIn("already holds other patches (mine.patch)", str(caught.exception))
 
     def test_an_earlier_series_is_replaced(self):
-        self.series(issues={"fix": 140003, "feature": 140004})  # an earlier run
+        self.series(issues={"fix": 140004, "flag": 140005, "feature": 140006})  # earlier
         self.series()
-        self.assertEqual([p.name for p in self.out.iterdir() if "140003" in p.name], [])
-        self.assertEqual(len(list(self.out.glob("*.patch"))), 2)
+        self.assertEqual([p.name for p in self.out.iterdir()
+                          if "140004" in p.name or "140005" in p.name or "140006" in p.name], [])
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 3)
 
     def test_stand_in_numbers_are_refused_unless_proof_only(self):
-        standins = {"fix": 4242, "feature": 4343}
+        standins = {"fix": 4242, "flag": 4444, "feature": 4343}
         with self.assertRaises(ToolError):
             self.series(issues=standins)
         self.assertFalse(self.out.exists())
         self.series(issues=standins, author="proof <proof@invalid>", proof_only=True)
-        self.assertEqual(len(list(self.out.glob("*.patch"))), 2)
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 3)
 
     def test_a_series_git_am_3_cannot_merge_is_refused(self):
         # 3.15's file rewrote the line next to the fix: the series made
         # against it cannot be merged back onto 3.13.5 without a conflict.
         self.newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(
             "code line 6\n", "code line 6 rewritten\n")})
+        versions = (("fix", self.py_fix), ("fix+flag", self.py_flag),
+                    ("fix+flag+feature", self.py_new))
         merged = {label: {"Lib/enum.py": write(self.tmp / label, "enum.py", text)}
-                  for label, text in (("fix", self.py_fix), ("fix+feature", self.py_new))}
-        for label, text in (("fix", self.py_fix), ("fix+feature", self.py_new)):
+                  for label, text in versions}
+        for label, text in versions:
             merged[label]["Lib/enum.py"].write_text(
                 text.replace("code line 6\n", "code line 6 rewritten\n"))
-        fields = patch.fields(140001, 140002, "A B <a@b.dev>", [], self.results)
+        issues = {"fix": 140001, "flag": 140002, "feature": 140003}
+        fields = patch.fields(issues, "A B <a@b.dev>", [], self.results,
+                              change.collect(self.repo))
         with self.assertRaises(ToolError) as caught:
             patch.write_series(self.repo, self.source, self.newer, merged, self.out,
-                               {"fix": 140001, "feature": 140002}, "A B <a@b.dev>",
+                               issues, "A B <a@b.dev>",
                                fields, texts_dir=self.texts)
         self.assertIn("git am -3", str(caught.exception))
 
@@ -1063,22 +1241,37 @@ class IssueAndAuthorTests(unittest.TestCase):
         self.assertNotIn("\n", message)
         return message
 
+    ISSUES = {"fix": 140001, "flag": 140002, "feature": 140003}
+
     def test_numbers_are_required(self):
-        self.assertIn("--fix-issue N --feature-issue M",
-                      self.refused(patch.check_issues, None, 140002))
-        self.assertIn("--fix-issue N --feature-issue M",
-                      self.refused(patch.check_issues, 140001, None))
+        for pr in change.PRS:
+            with self.subTest(pr):
+                for issues in (dict(self.ISSUES, **{pr: None}),
+                               {k: v for k, v in self.ISSUES.items() if k != pr}):
+                    self.assertIn("--fix-issue N --flag-issue M --feature-issue K",
+                                  self.refused(patch.check_issues, issues))
 
     def test_numbers_no_tree_could_have_are_refused(self):
-        for number in (0, 1, 32425, 1000000, 9999901):
-            with self.subTest(number):
-                self.assertIn("cannot be a CPython issue",
-                              self.refused(patch.check_issues, number, 140002))
-        self.assertEqual(patch.check_issues(32426, 999999), (32426, 999999))
+        for pr in change.PRS:
+            for number in (0, 1, 32425, 1000000, 9999901):
+                with self.subTest(pr=pr, number=number):
+                    self.assertIn("--%s-issue %d cannot be a CPython issue" % (pr, number),
+                                  self.refused(patch.check_issues,
+                                               dict(self.ISSUES, **{pr: number})))
+        edges = {"fix": 32426, "flag": 999999, "feature": 140003}
+        self.assertEqual(patch.check_issues(edges), edges)
 
-    def test_stand_ins_and_one_number_for_both_are_refused(self):
-        self.assertIn("stand-in", self.refused(patch.check_issues, 140001, 140002, {140002}))
-        self.assertIn("need an issue each", self.refused(patch.check_issues, 140001, 140001))
+    def test_stand_ins_and_one_number_for_two_prs_are_refused(self):
+        for pr in change.PRS:
+            with self.subTest(pr):
+                self.assertIn("stand-in", self.refused(patch.check_issues, self.ISSUES,
+                                                       {self.ISSUES[pr]}))
+        for one, other in (("fix", "flag"), ("fix", "feature"), ("flag", "feature")):
+            with self.subTest(one=one, other=other):
+                issues = dict(self.ISSUES, **{other: self.ISSUES[one]})
+                self.assertIn("--%s-issue and --%s-issue are both %d: each PR needs an "
+                              "issue of its own" % (one, other, self.ISSUES[one]),
+                              self.refused(patch.check_issues, issues))
 
     def test_author_must_be_a_name_and_a_real_address(self):
         for author, said in ((None, "give the author"), ("", "give the author"),
@@ -1094,12 +1287,16 @@ class IssueAndAuthorTests(unittest.TestCase):
                          ("Ada Lovelace", "ada@python.org"))
 
     def test_the_command_refuses_before_doing_anything(self):
-        cases = ((["--feature-issue", "140002", "--author", "A <a@python.org>"], "--fix-issue"),
-                 (["--fix-issue", "140001", "--feature-issue", "140002"], "give the author"),
-                 (["--fix-issue", "5", "--feature-issue", "140002",
-                   "--author", "A <a@python.org>"], "cannot be a CPython issue"),
-                 (["--fix-issue", "140001", "--feature-issue", "140002",
-                   "--author", "A <a@python.org>"], "--output DIR"))
+        numbers = ["--fix-issue", "140001", "--flag-issue", "140002", "--feature-issue", "140003"]
+        cases = ((numbers[2:] + ["--author", "A <a@python.org>"], "--fix-issue N"),
+                 (numbers[:2] + numbers[4:] + ["--author", "A <a@python.org>"],
+                  "--flag-issue M"),
+                 (numbers, "give the author"),
+                 (["--fix-issue", "5"] + numbers[2:] + ["--author", "A <a@python.org>"],
+                  "cannot be a CPython issue"),
+                 (numbers[:2] + ["--flag-issue", "5"] + numbers[4:]
+                  + ["--author", "A <a@python.org>"], "--flag-issue 5 cannot be"),
+                 (numbers + ["--author", "A <a@python.org>"], "--output DIR"))
         for args, said in cases:
             with self.subTest(said), tempfile.TemporaryDirectory() as tmp:
                 err, saved = io.StringIO(), sys.stderr
@@ -1134,15 +1331,22 @@ class TextsTests(unittest.TestCase):
         for (pr, kind), text in texts.filled_texts(fields).items():
             with self.subTest(pr=pr, kind=kind):
                 self.assertTrue(text.strip())
-        fix_subject = texts.fill(texts.read("fix", "commit.txt"), dict(fields, fix_issue=7))
-        self.assertTrue(fix_subject.startswith("gh-7: "), fix_subject)
-        self.assertLessEqual(len(fix_subject.splitlines()[0]), 80)
+        self.assertEqual(sorted({pr for pr, kind in texts.filled_texts(fields)}),
+                         sorted(change.PRS))
+        for pr in change.PRS:
+            with self.subTest(pr=pr):
+                subject = texts.fill(texts.read(pr, "commit.txt"),
+                                     dict(fields, **{"%s_issue" % pr: 7}))
+                self.assertTrue(subject.startswith("gh-7: "), subject)
+                self.assertLessEqual(len(subject.splitlines()[0]), 80)
 
 
 LEDGER = [{"test": "TestPlain.test_contains_old", "bases": ["3.13.5", "3.14"],
-           "enum": ["fix", "fix+feature"], "reason": "asserts the old TypeError of `in`"},
+           "enum": ["fix", "fix+flag+feature"], "reason": "asserts the old TypeError of `in`"},
           {"test": "*.test_flag_cache", "bases": ["3.15"], "enum": ["fix"],
-           "reason": "counts the pseudo-members `in` used to make"}]
+           "reason": "counts the pseudo-members `in` used to make"},
+          {"test": "TestStdLib.test_doc_old", "bases": ["3.14"], "enum": ["fix+flag"],
+           "reason": "compares the old docstring"}]
 
 
 class LedgerTests(unittest.TestCase):
@@ -1166,9 +1370,9 @@ class LedgerTests(unittest.TestCase):
         ran = ["TestFlag.test_flag_cache", "TestPlain.test_contains_old"]
         failed = ["TestFlag.test_flag_cache"]
         self.assertEqual(self.judge("3.15", "fix", ran, failed), [])
-        self.assertEqual(self.judge("3.15", "fix+feature", ran, failed),
+        self.assertEqual(self.judge("3.15", "fix+flag+feature", ran, failed),
                          ["TestFlag.test_flag_cache failed and the ledger does not list it "
-                          "for 3.15 with fix+feature"])
+                          "for 3.15 with fix+flag+feature"])
         self.assertEqual(len(self.judge("3.14", "fix", ran, failed)), 2)  # and one passed
 
     def test_a_pattern_covers_a_mixins_test_in_each_class(self):
@@ -1178,9 +1382,9 @@ class LedgerTests(unittest.TestCase):
 
     def test_a_listed_test_that_passes_fails_the_run(self):
         ran = ["TestPlain.test_contains_old"]
-        problems = self.judge("3.13.5", "fix+feature", ran, [])
+        problems = self.judge("3.13.5", "fix+flag+feature", ran, [])
         self.assertEqual(len(problems), 1)
-        self.assertIn("listed for 3.13.5 with fix+feature but passed", problems[0])
+        self.assertIn("listed for 3.13.5 with fix+flag+feature but passed", problems[0])
 
     def test_a_listed_test_that_does_not_exist_fails_the_run(self):
         problems = self.judge("3.13.5", "fix", ["TestPlain.test_other"], [])
@@ -1204,14 +1408,25 @@ class LedgerTests(unittest.TestCase):
             write(tmp, texts.LEDGER, json.dumps({"failures": LEDGER}))
             self.assertEqual(texts.load_ledger(tmp), LEDGER)
 
-    def test_every_ledger_test_is_named_in_the_fix_pr(self):
+    def test_every_ledger_test_is_named_in_the_pr_that_makes_it_fail(self):
         markdown = texts.ledger_markdown(LEDGER)
-        self.assertIn("- `TestPlain.test_contains_old` (3.13.5, 3.14; with the fix alone and "
-                      "the fix and the feature): asserts the old TypeError", markdown)
-        texts.check_ledger_named(LEDGER, markdown)
+        self.assertIn("- `TestPlain.test_contains_old` (3.13.5, 3.14; with fix and "
+                      "fix+flag+feature): asserts the old TypeError", markdown)
+        self.assertIn("- `TestStdLib.test_doc_old` (3.14; with fix+flag)", markdown)
+        fix_names = "test_contains_old and test_flag_cache"
+        filled = {("fix", "pr.md"): fix_names, ("flag", "pr.md"): "test_doc_old",
+                  ("feature", "pr.md"): ""}
+        texts.check_ledger_named(LEDGER, filled)
         with self.assertRaises(ToolError) as caught:
-            texts.check_ledger_named(LEDGER, "only test_contains_old here")
-        self.assertIn("*.test_flag_cache", str(caught.exception))
+            texts.check_ledger_named(LEDGER, {**filled, ("fix", "pr.md"):
+                                              "only test_contains_old here"})
+        self.assertIn("*.test_flag_cache (fix.pr.md)", str(caught.exception))
+        # the flag PR's failure is named in the flag PR's description, not the fix's
+        with self.assertRaises(ToolError) as caught:
+            texts.check_ledger_named(LEDGER, {
+                **filled, ("fix", "pr.md"): fix_names + " test_doc_old", ("flag", "pr.md"): ""})
+        self.assertIn("TestStdLib.test_doc_old (flag.pr.md)", str(caught.exception))
+        self.assertNotIn("fix.pr.md", str(caught.exception))
 
     def test_the_repositorys_ledger_is_well_formed(self):
         texts.load_ledger()
@@ -1267,7 +1482,7 @@ class StockTestRunTests(unittest.TestCase):
 
 
 class FixOnlySelectionTests(unittest.TestCase):
-    """Which behaviour tests the fix-only interpreter runs: those that need neither method."""
+    """Which behaviour tests an interpreter without the feature runs: those that need no missing PR."""
 
     MODULE = """\
 import unittest
@@ -1301,27 +1516,43 @@ class ContainsTest(unittest.TestCase):
 class MixedTest(Mixin, unittest.TestCase):
     def test_plain(self):
         pass
+
+class FlagTest(unittest.TestCase):
+    @_support.needs_flag_pr
+    def test_no_pseudo_member(self):
+        self.assertTrue(plain(1))
 """
 
     def test_selection_follows_what_each_test_reaches(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "test_behaviour_x.py", self.MODULE)
-            selected, left_out = test.fix_only_selection(tmp)
-        self.assertEqual(selected, ["test_behaviour_x.ContainsTest.test_in"])
-        self.assertEqual(left_out, {
+            selected, left_out = test.selection(tmp, change.FIX)
+            flag_selected, flag_left_out = test.selection(tmp, change.FLAG)
+        needing_feature = {
             "test_behaviour_x.ContainsTest.test_through_helper": "uses from_value",
             "test_behaviour_x.ContainsTest.test_by_name": "uses from_name",
             "test_behaviour_x.ContainsTest.test_backport": "uses backport_only",
             "test_behaviour_x.MixedTest.test_plain": "uses from_value",
-        })
+        }
+        self.assertEqual(selected, ["test_behaviour_x.ContainsTest.test_in"])
+        self.assertEqual(left_out, dict(needing_feature, **{
+            "test_behaviour_x.FlagTest.test_no_pseudo_member": "uses needs_flag_pr"}))
+        self.assertEqual(flag_selected, ["test_behaviour_x.ContainsTest.test_in",
+                                         "test_behaviour_x.FlagTest.test_no_pseudo_member"])
+        self.assertEqual(flag_left_out, needing_feature)
 
     def test_the_repositorys_selection_has_tests_of_in(self):
-        selected, left_out = test.fix_only_selection(REPO / "tests")
+        selected, left_out = test.selection(REPO / "tests", change.FIX)
         self.assertTrue(any(".ValuesTest." in t for t in selected), selected)
         self.assertFalse([t for t in selected if "from_value" in t or "from_name" in t])
         self.assertTrue(left_out)
+        self.assertTrue([t for t, why in left_out.items() if "needs_flag_pr" in why], left_out)
+        flag_selected, flag_left_out = test.selection(REPO / "tests", change.FLAG)
+        self.assertFalse([why for why in flag_left_out.values() if "needs_flag_pr" in why])
+        self.assertEqual(sorted(flag_selected), sorted(
+            selected + [t for t, why in left_out.items() if why == "uses needs_flag_pr"]))
 
-    def test_fix_only_runner_runs_the_selection_without_the_backport(self):
+    def test_no_feature_runner_runs_the_selection_without_the_backport(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "tests/test_behaviour_y.py",
                   "import unittest, enum_backport\n"
@@ -1329,13 +1560,13 @@ class MixedTest(Mixin, unittest.TestCase):
                   "    def test_ok(self): pass\n"
                   "    def test_uses_backport(self): enum_backport.from_value\n")
             proc = subprocess.run(
-                [sys.executable, "-c", test.FIX_ONLY_RUNNER, "test_behaviour_y.T.test_ok",
+                [sys.executable, "-c", test.NO_FEATURE_RUNNER, "test_behaviour_y.T.test_ok",
                  "test_behaviour_y.T.test_uses_backport"], cwd=tmp,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
         if "this enum has from_value" in proc.stdout:  # decided in a fresh process
             self.skipTest("this interpreter's enum has from_value natively")
         self.assertEqual(proc.returncode, 1, proc.stdout)
-        self.assertIn("a stand-in on a fix-only interpreter", proc.stdout)
+        self.assertIn("a stand-in where enum has no from_value", proc.stdout)
         self.assertIn("Ran 2 tests", proc.stdout)
 
 

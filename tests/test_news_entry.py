@@ -30,12 +30,12 @@ NEXT_DIR = os.path.join(REPO_ROOT, 'Misc', 'NEWS.d', 'next')
 SECTION = 'Library'
 
 # What `blurb add` names a file, <date-time>.gh-issue-<number>.<nonce>.rst,
-# but with the PR (fix or feature) as the nonce (tools/cpython/change.py);
+# but with the PR (fix, flag or feature) as the nonce (tools/cpython/change.py);
 # tools/cpython_change.py patch gives each a real number and nonce.
 NEXT_NAME = re.compile(
     r'\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}'
     r'\.gh-issue-(?P<issue>[1-9]\d*)'
-    r'\.(?P<nonce>fix|feature)\.rst'
+    r'\.(?P<nonce>fix|flag|feature)\.rst'
 )
 
 
@@ -52,11 +52,11 @@ class NewsEntryLayoutTests(unittest.TestCase):
 
     def test_one_entry_per_pr_in_the_library_section(self):
         paths = entry_paths()
-        self.assertEqual(len(paths), 2, paths)
+        self.assertEqual(len(paths), 3, paths)
         for path in paths:
             self.assertEqual(os.path.dirname(path), os.path.join(NEXT_DIR, SECTION))
         self.assertEqual(sorted(NEXT_NAME.fullmatch(os.path.basename(p)).group('nonce')
-                                for p in paths), ['feature', 'fix'])
+                                for p in paths), ['feature', 'fix', 'flag'])
 
     def test_file_name_is_the_one_blurb_add_makes(self):
         for path in entry_paths():

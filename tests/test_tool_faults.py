@@ -350,7 +350,7 @@ class CacheLocationTests(Scratch):
         import test_cpython_change_tool as tool_tests
 
         # The tool tests' own series fixture, run with --cache's directory.
-        fixture = tool_tests.SeriesTests('test_two_patches_and_the_texts_with_every_field_filled')
+        fixture = tool_tests.SeriesTests('test_three_patches_and_the_texts_with_every_field_filled')
         fixture.setUp()
         self.addCleanup(fixture.doCleanups)
         asked = []
