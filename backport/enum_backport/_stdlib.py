@@ -23,10 +23,13 @@ where it has one, as on 3.8), with every test resource enabled except
 network access, since tests that need it reach hosts on the internet.
 """
 
+import difflib
 import fnmatch
 import importlib
+import importlib.util
 import json
 import os
+import pkgutil
 import signal
 import subprocess
 import sys
@@ -77,11 +80,101 @@ def default_ledger_path():
     return os.path.join(here, os.pardir, os.pardir, 'tests', 'ledger.json')
 
 
+class LedgerError(ValueError):
+    """The ledger cannot be read, is not JSON, or is not shaped as a ledger."""
+
+
 def load_ledger(path=None):
+    """The ledger at `path` (default: `default_ledger_path`), checked.
+
+    Raise LedgerError, saying in one line what is wrong, if the file cannot
+    be read, is not JSON, or is not shaped as `ledger_problem` expects.
+    """
     if path is None:
         path = default_ledger_path()
-    with open(path, encoding='utf-8') as f:
-        return json.load(f)
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as error:
+        raise LedgerError('cannot read the ledger %s: %s'
+                          % (path, error.strerror or error)) from None
+    try:
+        ledger = json.loads(data.decode('utf-8'))
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+        raise LedgerError('the ledger %s is not valid JSON: %s' % (path, error)) from None
+    problem = ledger_problem(ledger)
+    if problem:
+        raise LedgerError('the ledger %s is not shaped as a ledger: %s' % (path, problem))
+    return ledger
+
+
+def _mapping(value, values_fit):
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and values_fit(item) for key, item in value.items())
+
+
+def _text(value):
+    return isinstance(value, str)
+
+
+def _texts(value):
+    return isinstance(value, list) and all(map(_text, value))
+
+
+def _exclusion(value):
+    return _text(value) or (isinstance(value, dict) and set(value) == {'on', 'reason'}
+                            and _texts(value['on']) and _text(value['reason']))
+
+
+#: What each key of a ledger holds, as said in an error, and its check.
+LEDGER_SHAPE = {
+    'expected_failures': (
+        '{version: {suite: {test id: reason}}}',
+        lambda v: _mapping(v, lambda s: _mapping(s, lambda t: _mapping(t, _text)))),
+    'recorded_on': ('{version: [version, ...]}', lambda v: _mapping(v, _texts)),
+    'exclude': (
+        '{suite: {pattern: reason, or {"on": [version, ...], "reason": reason}}}',
+        lambda v: _mapping(v, lambda s: _mapping(s, _exclusion))),
+}
+
+
+def ledger_problem(ledger):
+    """What keeps `ledger` (parsed JSON) from being a ledger, or None."""
+    if not isinstance(ledger, dict):
+        return 'it holds a JSON %s, not an object' % {
+            list: 'array', str: 'string', bool: 'boolean', type(None): 'null',
+        }.get(type(ledger), 'number')
+    unknown = sorted(set(ledger) - set(LEDGER_SHAPE))
+    if unknown:
+        return 'unknown key %s (a ledger has %s)' % (
+            ', '.join(map(repr, unknown)), ', '.join(LEDGER_SHAPE))
+    for key, (shape, fits) in LEDGER_SHAPE.items():
+        if key in ledger and not fits(ledger[key]):
+            return '%r is not %s' % (key, shape)
+    return None
+
+
+def suite_problem(suite):
+    """Why `suite` names no stdlib suite of this interpreter, or None.
+
+    The suites are the ``test_*`` modules and packages of the ``test``
+    package, found without importing them.
+    """
+    spec = importlib.util.find_spec('test')
+    if spec is None or not spec.submodule_search_locations:
+        return ("this interpreter has no stdlib test package ('test'), so no suite to run "
+                '(Debian and Ubuntu ship it as libpython%d.%d-testsuite)'
+                % sys.version_info[:2])
+    locations = list(spec.submodule_search_locations)
+    suites = sorted({name for _, name, _ in pkgutil.iter_modules(locations)
+                     if name.startswith('test_')})
+    if suite in suites:
+        return None
+    close = difflib.get_close_matches(suite, suites, n=1)
+    return ('no stdlib suite %r on Python %s%s; its %d suites are the test_* modules in %s'
+            ' (%s is the default)' % (
+                suite, version_key(), ' (did you mean %s?)' % close[0] if close else '',
+                len(suites), os.pathsep.join(locations), ' '.join(DEFAULT_SUITES)))
 
 
 def ledger_entries(ledger, suite, info=None, implementation=None):
