@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import enum
 import sys
-from typing import Callable, List, Optional, Sequence, TextIO, Tuple, Type
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, Type
 import warnings
 
 import enum_backport
@@ -28,18 +28,22 @@ def _probe(contains: Callable[[type, object], bool],
     """Describe how the given __contains__ differs from the new one."""
     Color, Sets, Perm = make_classes()
     findings = []
+    warned: List[object] = []
 
     def outcome(cls: type, value: object) -> object:
-        try:
-            with warnings.catch_warnings():
-                # 3.11 warns before raising TypeError.
-                warnings.simplefilter('ignore', DeprecationWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            # 3.10 and 3.11 warn before raising TypeError.
+            warnings.simplefilter('always', DeprecationWarning)
+            try:
                 return contains(cls, value)
-        except TypeError:
-            return 'TypeError'
+            except TypeError:
+                return 'TypeError'
+            finally:
+                warned[:] = [w for w in caught if issubclass(w.category, DeprecationWarning)]
 
     if outcome(Color, 1) == 'TypeError':
-        findings.append('`1 in Color` raises TypeError instead of checking values')
+        findings.append('`1 in Color` raises TypeError%s instead of checking values'
+                        % (' (after a DeprecationWarning)' if warned else ''))
     if outcome(Color, []) == 'TypeError':
         findings.append('`[] in Color` raises TypeError on an unhashable value')
     if outcome(Sets, frozenset({1})) is False:
@@ -105,7 +109,7 @@ def report(out: Optional[TextIO] = None) -> None:
             print('    - ' + finding, file=out)
     else:
         print('  replaced __contains__ (no difference found by the probes)', file=out)
-    rules = {}
+    rules: Dict[Any, List[str]] = {}
     for boundary in getattr(enum, 'FlagBoundary', ()):
         rules.setdefault(_lookup.NEGATIVE_RULES.get(boundary), []).append(boundary.name)
     if rules:
