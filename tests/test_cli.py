@@ -138,5 +138,28 @@ class CommandLine(unittest.TestCase):
                     self.assertIn('  LISTED BUT NOT FOUND %s' % test_id, lines)
 
 
+@backport_only
+class Report(unittest.TestCase):
+
+    def test_the_deprecation_warning_before_the_type_error(self):
+        # The package page says so: 3.8 and 3.9 raise TypeError for
+        # `1 in Color`; 3.10 and 3.11 (PyPy 3.11 too) warn first; from 3.12
+        # `in` checks values.
+        result = subprocess.run(
+            [sys.executable, '-m', 'enum_backport'], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+            cwd=os.path.dirname(os.path.dirname(enum_backport.__file__)))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = [line.strip() for line in result.stdout.splitlines() if '`1 in Color`' in line]
+        version = sys.version_info[:2]
+        if version >= (3, 12):
+            self.assertEqual(lines, [], result.stdout)
+            return
+        warns = version >= (3, 10)
+        self.assertEqual(lines, ['- `1 in Color` raises TypeError%s instead of checking values'
+                                 % (' (after a DeprecationWarning)' if warns else '')],
+                         result.stdout)
+
+
 if __name__ == '__main__':
     unittest.main()
