@@ -17,6 +17,7 @@ ENUM_BACKPORT_TYPING_REQUIRED names the checkers that must be there, so
 that a missing one fails instead of skipping.
 """
 
+import json
 import os
 import re
 import shutil
@@ -185,6 +186,27 @@ class PyrightTests(Checkers):
                        '--pythonversion', '3.8', WRONG])
         errors = [line for line in result.stdout.splitlines() if ' - error:' in line]
         self.assertEqual(len(errors), WRONG_LINES, result.stdout)
+
+    def test_verifytypes_scores_100_percent(self):
+        # What a user of the package is shown of its public interface
+        # (enum_backport, its __main__ and the mypy plugin): every symbol's
+        # type known.  --verifytypes finds the package through the `python`
+        # on PATH (--pythonpath does not reach it), so this interpreter's
+        # goes first.
+        env = dict(os.environ)
+        env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+        result = _run([_pyright(), '--verifytypes', 'enum_backport', '--outputjson'],
+                      cwd=self.scratch, env=env)
+        report = json.loads(result.stdout)
+        completeness = report['typeCompleteness']
+        problems = ['%s: %s' % (symbol['name'], diagnostic['message'])
+                    for symbol in completeness['symbols']
+                    for diagnostic in symbol.get('diagnostics', ())
+                    if diagnostic.get('severity') == 'error']
+        self.assertIn('enum_backport.mypy', [m['name'] for m in completeness['modules']],
+                      result.stdout[:2000])
+        self.assertEqual(completeness['completenessScore'], 1, '\n'.join(problems))
+        self.assertEqual(report['summary']['errorCount'], 0, '\n'.join(problems))
 
 
 EXPECTED = [revealed for _, _, revealed in LOOKUPS]

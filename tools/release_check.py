@@ -5,7 +5,9 @@
 
 1. build both into OUTDIR (``python -m build``, the pinned backend);
 2. ``twine check --strict`` on both: what PyPI's upload would reject;
-3. ``check-wheel-contents`` on the wheel, whose top-level packages must be
+3. ``check-wheel-contents`` on the wheel, with no options, as a user runs
+   it from the source tree: it reads pyproject.toml's
+   [tool.check-wheel-contents], which says the top-level packages are
    exactly enum_backport and enum_backport_nopatch;
 4. for each --python: unpack the sdist, make a fresh venv, ``pip install
    '.[test]'`` there, and run pytest in the unpacked tree: every test
@@ -30,7 +32,6 @@ import tarfile
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOPLEVEL = 'enum_backport,enum_backport_nopatch'
 # What stays in the repository, whose tests skip in the sdist (tests/_layout.py).
 REPOSITORY_ONLY = ['Misc/NEWS.d', 'docs', 'tools/cpython_change.py', 'tools/dependents']
 
@@ -69,8 +70,8 @@ def build(outdir):
 
 def check(sdist, wheel):
     print(run([sys.executable, '-m', 'twine', 'check', '--strict', sdist, wheel]), end='')
-    print(run([sys.executable, '-m', 'check_wheel_contents', '--toplevel', TOPLEVEL,
-               wheel]), end='')
+    # From the source tree, where check-wheel-contents finds pyproject.toml.
+    print(run([sys.executable, '-m', 'check_wheel_contents', wheel], cwd=ROOT), end='')
 
 
 def test_sdist(sdist, python, scratch):

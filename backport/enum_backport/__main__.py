@@ -11,31 +11,39 @@ and signature of ``in`` as the interpreter has them, and names the listed
 tests that still fail: those fail for more than help()'s text.
 """
 
+from __future__ import annotations
+
 import argparse
 import enum
 import sys
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, Type
 import warnings
 
 import enum_backport
 from enum_backport import _lookup, _patch, _stdlib
 
 
-def _probe(contains, make_classes):
+def _probe(contains: Callable[[type, object], bool],
+           make_classes: Callable[[], Tuple[Type[enum.Enum], ...]]) -> List[str]:
     """Describe how the given __contains__ differs from the new one."""
     Color, Sets, Perm = make_classes()
     findings = []
+    warned: List[object] = []
 
-    def outcome(cls, value):
-        try:
-            with warnings.catch_warnings():
-                # 3.11 warns before raising TypeError.
-                warnings.simplefilter('ignore', DeprecationWarning)
+    def outcome(cls: type, value: object) -> object:
+        with warnings.catch_warnings(record=True) as caught:
+            # 3.10 and 3.11 warn before raising TypeError.
+            warnings.simplefilter('always', DeprecationWarning)
+            try:
                 return contains(cls, value)
-        except TypeError:
-            return 'TypeError'
+            except TypeError:
+                return 'TypeError'
+            finally:
+                warned[:] = [w for w in caught if issubclass(w.category, DeprecationWarning)]
 
     if outcome(Color, 1) == 'TypeError':
-        findings.append('`1 in Color` raises TypeError instead of checking values')
+        findings.append('`1 in Color` raises TypeError%s instead of checking values'
+                        % (' (after a DeprecationWarning)' if warned else ''))
     if outcome(Color, []) == 'TypeError':
         findings.append('`[] in Color` raises TypeError on an unhashable value')
     if outcome(Sets, frozenset({1})) is False:
@@ -50,7 +58,7 @@ def _probe(contains, make_classes):
     class Counting(int):
         compared = 0
 
-        def __eq__(self, other):
+        def __eq__(self, other: object) -> bool:
             type(self).compared += 1
             return int.__eq__(self, other)
 
@@ -64,7 +72,7 @@ def _probe(contains, make_classes):
     return findings
 
 
-def _sample_classes():
+def _sample_classes() -> Tuple[Type[enum.Enum], ...]:
     class Color(enum.Enum):
         RED = 1
 
@@ -78,7 +86,9 @@ def _sample_classes():
     return Color, Sets, Perm
 
 
-def report(out=sys.stdout):
+def report(out: Optional[TextIO] = None) -> None:
+    """Print what importing enum_backport patched on this interpreter, and why."""
+    out = sys.stdout if out is None else out
     version = '.'.join(map(str, sys.version_info[:3]))
     if not enum_backport.PATCHED:
         if _patch.is_native():
@@ -99,7 +109,7 @@ def report(out=sys.stdout):
             print('    - ' + finding, file=out)
     else:
         print('  replaced __contains__ (no difference found by the probes)', file=out)
-    rules = {}
+    rules: Dict[Any, List[str]] = {}
     for boundary in getattr(enum, 'FlagBoundary', ()):
         rules.setdefault(_lookup.NEGATIVE_RULES.get(boundary), []).append(boundary.name)
     if rules:
@@ -116,7 +126,33 @@ def report(out=sys.stdout):
               'later versions do)', file=out)
 
 
-def main(argv=None):
+def _error(command: str, message: str) -> int:
+    print('python -m enum_backport %s: error: %s' % (command, message), file=sys.stderr)
+    return 2
+
+
+def _test_input_problem(args: argparse.Namespace) -> Optional[str]:
+    """What is wrong with the arguments of `test`, in one line, or None."""
+    if args.timeout <= 0:
+        return ('--timeout is the seconds a suite may take, a positive number, not %d'
+                % args.timeout)
+    for suite in args.suites:
+        problem = _stdlib.suite_problem(suite)
+        if problem:
+            return problem
+    try:
+        _stdlib.load_ledger(args.ledger)
+    except _stdlib.LedgerError as error:
+        return str(error)
+    return None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line `argv` (default: sys.argv[1:]); return the exit status.
+
+    0: done, and for ``test`` no discrepancy with the ledger; 1: a
+    discrepancy; 2: bad input, said in one line on stderr.
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ['_run-one']:
         # Internal: one suite, in the child interpreter that `test` starts.
@@ -153,6 +189,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.command == 'test':
+        problem = _test_input_problem(args)
+        if problem:
+            return _error('test', problem)
         if args.without_backport:
             print('Python %s: running without enum_backport (enum unpatched)'
                   % _stdlib.version_key())
@@ -162,7 +201,8 @@ def main(argv=None):
                                     backport=not args.without_backport,
                                     help_text_restored=args.help_text_restored,
                                     timeout=args.timeout)
-        print('%d discrepancies with the ledger' % discrepancies)
+        print('%d %s with the ledger'
+              % (discrepancies, 'discrepancy' if discrepancies == 1 else 'discrepancies'))
         return 1 if discrepancies else 0
     report()
     return 0

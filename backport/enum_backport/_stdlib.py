@@ -23,16 +23,25 @@ where it has one, as on 3.8), with every test resource enabled except
 network access, since tests that need it reach hosts on the internet.
 """
 
+from __future__ import annotations
+
+import difflib
 import fnmatch
 import importlib
+import importlib.util
 import json
 import os
+import pkgutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, TextIO, Tuple
 import unittest
+
+#: A ledger as JSON gives it (its shape: `LEDGER_SHAPE`).
+Ledger = Dict[str, Any]
 
 try:
     from importlib import resources as _resources
@@ -50,12 +59,12 @@ RESOURCES = ('cpu', 'decimal', 'subprocess', 'tzdata', 'walltime')
 DEFAULT_TIMEOUT = 1800
 
 
-def version_key(info=None):
-    info = info or sys.version_info
-    return '%d.%d.%d' % tuple(info[:3])
+def version_key(info: Optional[Sequence[int]] = None) -> str:
+    return '%d.%d.%d' % tuple(sys.version_info[:3] if info is None else info[:3])
 
 
-def ledger_keys(info=None, implementation=None):
+def ledger_keys(info: Optional[Sequence[int]] = None,
+                implementation: Optional[str] = None) -> Tuple[str, str]:
     """The keys the ledger may file this interpreter under, the exact one first.
 
     Entries are filed by minor version ('3.15'), so that the next patch
@@ -68,7 +77,7 @@ def ledger_keys(info=None, implementation=None):
     return prefix + exact, prefix + exact.rsplit('.', 1)[0]
 
 
-def default_ledger_path():
+def default_ledger_path() -> str:
     """The ledger the wheel ships, or the source tree's when run from there."""
     here = os.path.dirname(os.path.abspath(__file__))
     shipped = os.path.join(here, 'ledger.json')
@@ -77,11 +86,101 @@ def default_ledger_path():
     return os.path.join(here, os.pardir, os.pardir, 'tests', 'ledger.json')
 
 
-def load_ledger(path=None):
+class LedgerError(ValueError):
+    """The ledger cannot be read, is not JSON, or is not shaped as a ledger."""
+
+
+def load_ledger(path: Optional[str] = None) -> Ledger:
+    """The ledger at `path` (default: `default_ledger_path`), checked.
+
+    Raise LedgerError, saying in one line what is wrong, if the file cannot
+    be read, is not JSON, or is not shaped as `ledger_problem` expects.
+    """
     if path is None:
         path = default_ledger_path()
-    with open(path, encoding='utf-8') as f:
-        return json.load(f)
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as error:
+        raise LedgerError('cannot read the ledger %s: %s'
+                          % (path, error.strerror or error)) from None
+    try:
+        ledger = json.loads(data.decode('utf-8'))
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+        raise LedgerError('the ledger %s is not valid JSON: %s' % (path, error)) from None
+    problem = ledger_problem(ledger)
+    if problem:
+        raise LedgerError('the ledger %s is not shaped as a ledger: %s' % (path, problem))
+    return ledger
+
+
+def _mapping(value: object, values_fit: Callable[[object], bool]) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and values_fit(item) for key, item in value.items())
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(map(_text, value))
+
+
+def _exclusion(value: object) -> bool:
+    return _text(value) or (isinstance(value, dict) and set(value) == {'on', 'reason'}
+                            and _texts(value['on']) and _text(value['reason']))
+
+
+#: What each key of a ledger holds, as said in an error, and its check.
+LEDGER_SHAPE: Dict[str, Tuple[str, Callable[[object], bool]]] = {
+    'expected_failures': (
+        '{version: {suite: {test id: reason}}}',
+        lambda v: _mapping(v, lambda s: _mapping(s, lambda t: _mapping(t, _text)))),
+    'recorded_on': ('{version: [version, ...]}', lambda v: _mapping(v, _texts)),
+    'exclude': (
+        '{suite: {pattern: reason, or {"on": [version, ...], "reason": reason}}}',
+        lambda v: _mapping(v, lambda s: _mapping(s, _exclusion))),
+}
+
+
+def ledger_problem(ledger: object) -> Optional[str]:
+    """What keeps `ledger` (parsed JSON) from being a ledger, or None."""
+    if not isinstance(ledger, dict):
+        return 'it holds a JSON %s, not an object' % {
+            list: 'array', str: 'string', bool: 'boolean', type(None): 'null',
+        }.get(type(ledger), 'number')
+    unknown = sorted(set(ledger) - set(LEDGER_SHAPE))
+    if unknown:
+        return 'unknown key %s (a ledger has %s)' % (
+            ', '.join(map(repr, unknown)), ', '.join(LEDGER_SHAPE))
+    for key, (shape, fits) in LEDGER_SHAPE.items():
+        if key in ledger and not fits(ledger[key]):
+            return '%r is not %s' % (key, shape)
+    return None
+
+
+def suite_problem(suite: str) -> Optional[str]:
+    """Why `suite` names no stdlib suite of this interpreter, or None.
+
+    The suites are the ``test_*`` modules and packages of the ``test``
+    package, found without importing them.
+    """
+    spec = importlib.util.find_spec('test')
+    if spec is None or not spec.submodule_search_locations:
+        return ("this interpreter has no stdlib test package ('test'), so no suite to run "
+                '(Debian and Ubuntu ship it as libpython%d.%d-testsuite)'
+                % sys.version_info[:2])
+    locations = list(spec.submodule_search_locations)
+    suites = sorted({name for _, name, _ in pkgutil.iter_modules(locations)
+                     if name.startswith('test_')})
+    if suite in suites:
+        return None
+    close = difflib.get_close_matches(suite, suites, n=1)
+    return ('no stdlib suite %r on Python %s%s; its %d suites are the test_* modules in %s'
+            ' (%s is the default)' % (
+                suite, version_key(), ' (did you mean %s?)' % close[0] if close else '',
+                len(suites), os.pathsep.join(locations), ' '.join(DEFAULT_SUITES)))
 
 
 def ledger_entries(ledger, suite, info=None, implementation=None):
@@ -243,7 +342,7 @@ def run_in_this_process(suite_name, excluded, verbose=False, backport=True,
     }
 
 
-def child_main(argv):
+def child_main(argv: Sequence[str]) -> int:
     """Run one suite in this (child) process and write the result as JSON."""
     import argparse
 
@@ -310,8 +409,9 @@ def _print_tail(output, out, lines=30):
             print('  | ' + line, file=out)
 
 
-def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
-        backport=True, timeout=DEFAULT_TIMEOUT, help_text_restored=False):
+def run(suites: Iterable[str] = DEFAULT_SUITES, ledger_path: Optional[str] = None,
+        verbose: bool = False, out: Optional[TextIO] = None, backport: bool = True,
+        timeout: float = DEFAULT_TIMEOUT, help_text_restored: bool = False) -> int:
     """Run each suite in a child interpreter and compare with the ledger.
 
     Under the backport (the default) a failure the ledger does not list,
@@ -323,6 +423,7 @@ def run(suites=DEFAULT_SUITES, ledger_path=None, verbose=False, out=sys.stdout,
     the listed tests that still fail are named.  Return the number of
     discrepancies (0 means the run agrees).
     """
+    out = sys.stdout if out is None else out
     ledger = load_ledger(ledger_path)
     print('Ledger: %s' % os.path.abspath(ledger_path or default_ledger_path()), file=out)
     discrepancies = 0

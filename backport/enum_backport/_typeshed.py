@@ -21,6 +21,8 @@ This module imports nothing from the package, so the tool can load it from
 the source tree without patching its own enum.
 """
 
+from __future__ import annotations
+
 import argparse
 import glob
 import importlib.util
@@ -29,6 +31,7 @@ import re
 import shutil
 import sys
 import tempfile
+from typing import List, Optional, Sequence, Tuple
 
 FEATURE_VERSION = (3, 16)
 
@@ -57,7 +60,8 @@ class StubError(ValueError):
     """The stub is not shaped as this edit expects; nothing was written."""
 
 
-def add_methods(text, gate=FEATURE_VERSION, contains_any=False):
+def add_methods(text: str, gate: Optional[Tuple[int, ...]] = FEATURE_VERSION,
+                contains_any: bool = False) -> str:
     """Return enum.pyi's `text` with the methods added to EnumMeta.
 
     `gate` is the version the methods appear from (a tuple), or None for
@@ -98,7 +102,7 @@ def add_methods(text, gate=FEATURE_VERSION, contains_any=False):
 MARKER = 'ENUM_BACKPORT_COPY'
 
 
-def write_copy(source, target, gate=None):
+def write_copy(source: str, target: str, gate: Optional[Tuple[int, ...]] = None) -> None:
     """Copy the typeshed tree `source` to `target`, enum.pyi edited.
 
     The copy gives every version (by default; else those from `gate`) the
@@ -143,7 +147,7 @@ def write_copy(source, target, gate=None):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def pyright_typesheds():
+def pyright_typesheds() -> List[str]:
     """The typeshed trees of the pyright installations found, newest first.
 
     The pyright package on PyPI ships pyright inside its wheel (recent
@@ -165,7 +169,7 @@ def pyright_typesheds():
     return sorted(found, key=os.path.getmtime, reverse=True)
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog='python -m enum_backport typeshed',
         description='Copy a typeshed tree with from_value() and from_name() on EnumMeta '

@@ -59,9 +59,16 @@ the oldest and the newest mypy tox installs, so that a mypy that changes
 them fails a test rather than giving silently wrong types.
 """
 
-from mypy.nodes import ARG_POS, Argument, Var
-from mypy.plugin import Plugin
-from mypy.types import AnyType, Overloaded, TypeOfAny, TypeType, TypeVarId, TypeVarType, UnionType
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from mypy.nodes import (ARG_POS, ArgKind, Argument, Decorator, FuncDef, OverloadedFuncDef,
+                        TypeInfo, Var)
+from mypy.plugin import (AttributeContext, ClassDefContext, Plugin,
+                         SemanticAnalyzerPluginInterface)
+from mypy.types import (AnyType, CallableType, Overloaded, Type, TypeOfAny, TypeType,
+                        TypeVarId, TypeVarType, UnionType)
 
 try:
     from mypy.plugins.common import (MethodSpec, add_method_to_class,
@@ -73,7 +80,8 @@ except ImportError:  # mypy before 1.7
 ENUM_META = 'enum.EnumMeta'
 
 
-def _type_var(api, name, raw_id, method):
+def _type_var(api: SemanticAnalyzerPluginInterface, name: str, raw_id: int,
+              method: str) -> TypeVarType:
     fullname = 'enum_backport.mypy.' + name
     upper = api.named_type('builtins.object')
     default = AnyType(TypeOfAny.from_omitted_generics)
@@ -81,23 +89,32 @@ def _type_var(api, name, raw_id, method):
     return TypeVarType(name, fullname, var_id, [], upper, default)
 
 
-def _positional_only(node, count):
+def _function(item: FuncDef | Decorator) -> FuncDef:
+    return item.func if isinstance(item, Decorator) else item
+
+
+def _signature(func: FuncDef) -> CallableType:
+    assert isinstance(func.type, CallableType), func.type
+    return func.type
+
+
+def _positional_only(node: OverloadedFuncDef, count: int) -> None:
     """Make the first `count` parameters of each item positional-only."""
     for item in node.items:
-        func = getattr(item, 'func', item)
-        names = list(func.type.arg_names)
+        func = _function(item)
+        names = list(_signature(func).arg_names)
         names[:count] = [None] * count
-        func.type = func.type.copy_modified(arg_names=names)
-        if hasattr(item, 'var'):
+        func.type = _signature(func).copy_modified(arg_names=names)
+        if isinstance(item, Decorator):
             item.var.type = func.type
         for argument in func.arguments[:count]:
             argument.pos_only = True
     # The semantic analyser sets this when it analyses an overload in a
     # class body; ours stays out of the body (see _out_of_body).
-    node.type = Overloaded([getattr(item, 'func', item).type for item in node.items])
+    node.type = Overloaded([_signature(_function(item)) for item in node.items])
 
 
-def _add_lookup(ctx, method, arg_name, arg_type):
+def _add_lookup(ctx: ClassDefContext, method: str, arg_name: str, arg_type: Type) -> None:
     """Give EnumMeta `method` as the typed functions and typeshed's patch type it::
 
         @overload
@@ -112,7 +129,7 @@ def _add_lookup(ctx, method, arg_name, arg_type):
     default = _type_var(api, '_T', -2, method)
     self_type = TypeType(member)
 
-    def argument(name, typ, kind):
+    def argument(name: str, typ: Type, kind: ArgKind) -> Argument:
         return Argument(Var(name, typ), typ, None, kind)
 
     node = add_overloaded_method_to_class(api, ctx.cls, method, [
@@ -127,7 +144,7 @@ def _add_lookup(ctx, method, arg_name, arg_type):
     _out_of_body(ctx, node)
 
 
-def _out_of_body(ctx, node):
+def _out_of_body(ctx: ClassDefContext, node: OverloadedFuncDef | FuncDef | Decorator) -> None:
     # add_*method_to_class also appends the new node to the class body,
     # where the semantic analyser, making another pass over typeshed's
     # enum module, would analyse it as source and fail on its type
@@ -137,7 +154,7 @@ def _out_of_body(ctx, node):
         body.remove(node)
 
 
-def _contains_takes_members(info):
+def _contains_takes_members(info: TypeInfo) -> bool:
     """Whether typeshed's __contains__ for this target takes members only."""
     symbol = info.names.get('__contains__')
     signature = getattr(getattr(symbol, 'node', None), 'type', None)
@@ -148,7 +165,7 @@ def _contains_takes_members(info):
     return getattr(getattr(accepted, 'type', None), 'fullname', None) != 'builtins.object'
 
 
-def _add_contains(ctx):
+def _add_contains(ctx: ClassDefContext) -> None:
     api = ctx.api
     any_class = TypeType(AnyType(TypeOfAny.special_form))
     value = api.named_type('builtins.object')
@@ -158,13 +175,14 @@ def _add_contains(ctx):
                         [Argument(Var('value', value), value, None, ARG_POS)],
                         api.named_type('builtins.bool'), self_type=any_class)
     node = ctx.cls.info.names['__contains__'].node
-    node.type = node.type.copy_modified(arg_names=[None, None])
+    assert isinstance(node, FuncDef), node
+    node.type = _signature(node).copy_modified(arg_names=[None, None])
     for argument in node.arguments:
         argument.pos_only = True
     _out_of_body(ctx, node)
 
 
-def _enum_meta(ctx):
+def _enum_meta(ctx: ClassDefContext) -> None:
     info = ctx.cls.info
     if info.fullname != ENUM_META:
         return
@@ -179,17 +197,18 @@ def _enum_meta(ctx):
         _add_contains(ctx)
 
 
-def _class_attribute(ctx):
+def _class_attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
 
 
-class TypedEnumPlugin(Plugin):
-    def get_base_class_hook(self, fullname):
+class _TypedEnumPlugin(Plugin):
+    def get_base_class_hook(self, fullname: str) -> Optional[Callable[[ClassDefContext], None]]:
         if fullname == 'builtins.type':
             return _enum_meta
         return None
 
-    def get_class_attribute_hook(self, fullname):
+    def get_class_attribute_hook(
+            self, fullname: str) -> Optional[Callable[[AttributeContext], Type]]:
         # A member called from_value or from_name wins over the metaclass's
         # method, as at run time.  mypy prefers an attribute of the
         # metaclass to a plain class attribute (a Var) of the same name,
@@ -200,6 +219,11 @@ class TypedEnumPlugin(Plugin):
         return None
 
 
-def plugin(version):
-    return TypedEnumPlugin
+def plugin(version: str) -> type:
+    """mypy's entry point: the plugin class (a subclass of mypy.plugin.Plugin).
+
+    Typed as a plain class, so that the types of this package's public
+    interface do not lean on mypy's own.
+    """
+    return _TypedEnumPlugin
 
