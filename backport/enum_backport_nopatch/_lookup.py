@@ -116,40 +116,102 @@ def _probe_negative_rules():
 NEGATIVE_RULES = _probe_negative_rules()
 
 
-def from_value(cls, value, /, default=NOT_GIVEN):
-    """Return the member whose value is `value`, or `default` if none is.
+# Up to 3.11 EnumType defines __getattr__, so every attribute read on an enum
+# class goes through a slot that calls type.__getattribute__ the slow way;
+# there the lookups call it directly (`_read`).  The attributes read are ones
+# EnumType sets on every class it makes, so the __getattr__ fallback never
+# has a say.  From 3.12 a plain attribute read is the fast one.
+_read = type.__getattribute__
+_READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
+_EnumType = type(enum.Enum)
+_TYPE_INSTANCECHECK = type.__instancecheck__
+
+
+def _isinstance_is_plain(cls):
+    """Whether isinstance(x, cls) is type's own check (no metaclass override).
+
+    Only then is an exact int or str known not to be an instance of an enum
+    class without asking: no member is one, and their ``__class__`` cannot
+    claim otherwise.  A metaclass's ``__instancecheck__`` may accept them.
+    """
+    meta = type(cls)
+    return meta is _EnumType or meta.__instancecheck__ is _TYPE_INSTANCECHECK
+
+
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    def from_value(cls, value, /, default=NOT_GIVEN):
+        try:
+            member = _read(cls, '_value2member_map_').get(value)
+        except TypeError:
+            unhashable = True
+        else:
+            if member is not None:
+                return member
+            unhashable = False
+            try:
+                missing = _read(cls, '_missing_').__func__
+            except AttributeError:
+                missing = None
+            if (
+                missing is not _STOCK_ENUM_MISSING
+                or (
+                    (type(value) is not int and type(value) is not str)
+                    or type(cls) is not _EnumType
+                ) and isinstance(value, cls)
+                or (
+                    _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
+                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                )
+            ):
+                member = _search(cls, value, True, default is NOT_GIVEN)
+        if unhashable:
+            member = _search(cls, value, False, default is NOT_GIVEN)
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+        return default
+else:
+    def from_value(cls, value, /, default=NOT_GIVEN):
+        try:
+            member = cls._value2member_map_.get(value)
+        except TypeError:
+            # Unhashable: searched by equality after this handler, so that
+            # what the search raises does not carry this TypeError as its
+            # context.
+            unhashable = True
+        else:
+            if member is not None:
+                return member
+            unhashable = False
+            # The common miss (a hashable value, no unhashable member
+            # values, Enum's own _missing_) is settled here, without
+            # _search's calls.
+            try:
+                missing = cls._missing_.__func__
+            except AttributeError:
+                missing = None
+            if (
+                missing is not _STOCK_ENUM_MISSING
+                or isinstance(value, cls)
+                or (
+                    cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
+                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                )
+            ):
+                member = _search(cls, value, True, default is NOT_GIVEN)
+        if unhashable:
+            member = _search(cls, value, False, default is NOT_GIVEN)
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+        return default
+
+from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
 
     Raise ValueError if no member matches and no default is given.
     """
-    try:
-        member = cls._value2member_map_.get(value)
-    except TypeError:
-        # Unhashable: searched by equality after this handler, so that what
-        # the search raises does not carry this TypeError as its context.
-        unhashable = True
-    else:
-        if member is not None:
-            return member
-        unhashable = False
-        # The common miss (a hashable value, no unhashable member values,
-        # Enum's own _missing_) is settled here, without _search's calls.
-        try:
-            missing = cls._missing_.__func__
-        except AttributeError:
-            missing = None
-        if (
-            missing is not _STOCK_ENUM_MISSING
-            or isinstance(value, cls)
-            or _may_have_unhashable_values(cls)
-        ):
-            member = _search(cls, value, True, default is NOT_GIVEN)
-    if unhashable:
-        member = _search(cls, value, False, default is NOT_GIVEN)
-    if member is not None:
-        return member
-    if default is NOT_GIVEN:
-        raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-    return default
 
 
 def _search(cls, value, hashable, reraise):
@@ -202,20 +264,33 @@ def _search(cls, value, hashable, reraise):
     )
 
 
-def from_name(cls, name, /, default=NOT_GIVEN):
-    """Return the member called `name`, or `default` if there is none.
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    def from_name(cls, name, /, default=NOT_GIVEN):
+        try:
+            member = _read(cls, '_member_map_').get(name)
+        except TypeError:
+            member = None
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+        return default
+else:
+    def from_name(cls, name, /, default=NOT_GIVEN):
+        try:
+            member = cls._member_map_.get(name)
+        except TypeError:
+            member = None
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+        return default
+
+from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
 
     Raise ValueError if no member has that name and no default is given.
     """
-    try:
-        member = cls._member_map_.get(name)
-    except TypeError:
-        member = None
-    if member is not None:
-        return member
-    if default is NOT_GIVEN:
-        raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-    return default
 
 
 _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of one.
@@ -227,33 +302,32 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
     """
 
 # `in` is mostly asked whether a value is valid, and mostly answered no. For
-# an exact int or str, the values most asked about (an enum class is never
-# exactly int or str, and their ``__class__`` cannot claim otherwise),
-# isinstance(value, cls) is false, so it is not asked: on an enum class it
-# looks ``__instancecheck__`` up on the metaclass and calls it, which costs
-# more than the rest of a hit.  The type is compared by identity, not looked
-# up in a set: hashing it would call its metaclass's ``__hash__``, which may
-# raise.  An int or a str always hashes.  After the value map, a plain class
-# (no unhashable member values, not a Flag) has nothing more to ask, and
-# what the class keeps tells so without a call: the record of unhashable
-# values is read in place (enum fills it as it makes members, and
-# _add_value_alias_ adds to it on 3.13; _add_member_ does not, and then the
-# constructor does not find that value from a hashable one either), or,
-# where there is none, the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
-# every attribute read on an enum class goes through a slot that calls
-# type.__getattribute__ the slow way; there it is called directly (the
-# attributes read are ones EnumType sets on every class it makes, so the
-# __getattr__ fallback never has a say).  Other values take the order of the
-# stock method: isinstance(), then the value map.
+# an exact int or str, the values most asked about, isinstance(value, cls) is
+# false when the metaclass keeps type's own ``__instancecheck__`` (no member
+# is exactly an int or a str, and their ``__class__`` cannot claim
+# otherwise), so it is not asked: on an enum class it looks
+# ``__instancecheck__`` up on the metaclass and calls it, which costs more
+# than the rest of a hit.  A metaclass that overrides ``__instancecheck__``
+# is asked, as stock enum and the patched build ask it.  The type is compared
+# by identity, not looked up in a set: hashing it would call its metaclass's
+# ``__hash__``, which may raise.  An int or a str always hashes.  After the
+# value map, a plain class (no unhashable member values, not a Flag) has
+# nothing more to ask, and what the class keeps tells so without a call: the
+# record of unhashable values is read in place (enum fills it as it makes
+# members, and _add_value_alias_ adds to it on 3.13; _add_member_ does not,
+# and then the constructor does not find that value from a hashable one
+# either), or, where there is none, the notes of `note_class`.  Where reads
+# are hooked (see `_read`) they call type.__getattribute__ directly.  Other
+# values take the order of the stock method: isinstance(), then the value
+# map.
 # What issubclass(cls, Flag) calls, as EnumType does not override it,
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
-_read = type.__getattribute__
-_READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
 
 if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
     def contains(cls, value):
-        if type(value) is int or type(value) is str:
+        if (type(value) is int or type(value) is str) and (
+                type(cls) is _EnumType or _isinstance_is_plain(cls)):
             if value in cls._value2member_map_:
                 return True
             if not cls._unhashable_values_:
@@ -269,7 +343,8 @@ if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
         return _contains_rest(cls, value, True)
 elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
     def contains(cls, value):
-        if type(value) is int or type(value) is str:
+        if (type(value) is int or type(value) is str) and (
+                type(cls) is _EnumType or _isinstance_is_plain(cls)):
             if value in _read(cls, '_value2member_map_'):
                 return True
             if not _read(cls, '_unhashable_values_'):
@@ -285,7 +360,8 @@ elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
         return _contains_rest(cls, value, True)
 else:    # 3.8 to 3.11.6
     def contains(cls, value):
-        if type(value) is int or type(value) is str:
+        if (type(value) is int or type(value) is str) and (
+                type(cls) is _EnumType or _isinstance_is_plain(cls)):
             if value in _read(cls, '_value2member_map_'):
                 return True
             if id(cls) not in _CLASSES_NOT_PLAIN:
