@@ -138,80 +138,29 @@ def _isinstance_is_plain(cls):
     return meta is _EnumType or meta.__instancecheck__ is _TYPE_INSTANCECHECK
 
 
-if _READS_ARE_HOOKED:    # 3.8 to 3.11
-    def from_value(cls, value, /, default=NOT_GIVEN):
-        try:
-            member = _read(cls, '_value2member_map_').get(value)
-        except TypeError:
-            unhashable = True
-        else:
-            if member is not None:
-                return member
-            unhashable = False
-            try:
-                missing = _read(cls, '_missing_').__func__
-            except AttributeError:
-                missing = None
-            if (
-                missing is not _STOCK_ENUM_MISSING
-                or (
-                    (type(value) is not int and type(value) is not str)
-                    or type(cls) is not _EnumType
-                ) and isinstance(value, cls)
-                or (
-                    _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
-                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
-                )
-            ):
-                member = _search(cls, value, True, default is NOT_GIVEN)
-        if unhashable:
-            member = _search(cls, value, False, default is NOT_GIVEN)
-        if member is not None:
-            return member
-        if default is NOT_GIVEN:
-            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-        return default
-else:
-    def from_value(cls, value, /, default=NOT_GIVEN):
-        try:
-            member = cls._value2member_map_.get(value)
-        except TypeError:
-            # Unhashable: searched by equality after this handler, so that
-            # what the search raises does not carry this TypeError as its
-            # context.
-            unhashable = True
-        else:
-            if member is not None:
-                return member
-            unhashable = False
-            # The common miss (a hashable value, no unhashable member
-            # values, Enum's own _missing_) is settled here, without
-            # _search's calls.
-            try:
-                missing = cls._missing_.__func__
-            except AttributeError:
-                missing = None
-            if (
-                missing is not _STOCK_ENUM_MISSING
-                or isinstance(value, cls)
-                or (
-                    cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
-                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
-                )
-            ):
-                member = _search(cls, value, True, default is NOT_GIVEN)
-        if unhashable:
-            member = _search(cls, value, False, default is NOT_GIVEN)
-        if member is not None:
-            return member
-        if default is NOT_GIVEN:
-            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-        return default
+# The enum classes the checked lookups have noted (3.8-3.10), by id, each
+# dropped when its class dies (so an id here is always that of a live class
+# seen before).  Elsewhere a class whose metaclass is EnumType itself needs
+# no check at all, and others are checked with isinstance() each time.
+_SEEN = {}
 
-from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
 
-    Raise ValueError if no member matches and no default is given.
+def _first_sight(function, cls):
+    """Check that `cls` is an enum class; on 3.8-3.10 note it and remember it.
+
+    3.8-3.10 keep no record of member values that cannot be hashed, and the
+    patch's way of keeping one (wrapping EnumType.__new__) is not open to a
+    module that patches nothing: each class is noted the first time it is
+    looked up instead (its members are made by then), in the record the
+    patch keeps, where a process has both.
     """
+    if not isinstance(cls, _EnumType):
+        raise TypeError('%s() argument 1 must be an enum class, not %r' % (function, cls))
+    if not NEEDS_CLASS_NOTES:
+        return
+    note_class(cls)
+    key = id(cls)
+    _SEEN[key] = weakref.ref(cls, lambda ref, key=key: _SEEN.pop(key, None))
 
 
 def _search(cls, value, hashable, reraise):
@@ -264,34 +213,6 @@ def _search(cls, value, hashable, reraise):
     )
 
 
-if _READS_ARE_HOOKED:    # 3.8 to 3.11
-    def from_name(cls, name, /, default=NOT_GIVEN):
-        try:
-            member = _read(cls, '_member_map_').get(name)
-        except TypeError:
-            member = None
-        if member is not None:
-            return member
-        if default is NOT_GIVEN:
-            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-        return default
-else:
-    def from_name(cls, name, /, default=NOT_GIVEN):
-        try:
-            member = cls._member_map_.get(name)
-        except TypeError:
-            member = None
-        if member is not None:
-            return member
-        if default is NOT_GIVEN:
-            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-        return default
-
-from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
-
-    Raise ValueError if no member has that name and no default is given.
-    """
-
 
 _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of one.
 
@@ -324,59 +245,200 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
 
-if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
-    def contains(cls, value):
-        if (type(value) is int or type(value) is str) and (
-                type(cls) is _EnumType or _isinstance_is_plain(cls)):
-            if value in cls._value2member_map_:
-                return True
-            if not cls._unhashable_values_:
-                return _flag_answer(cls, value) if _is_flag(cls) else False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
-elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
-    def contains(cls, value):
-        if (type(value) is int or type(value) is str) and (
-                type(cls) is _EnumType or _isinstance_is_plain(cls)):
-            if value in _read(cls, '_value2member_map_'):
-                return True
-            if not _read(cls, '_unhashable_values_'):
-                return _flag_answer(cls, value) if _is_flag(cls) else False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
-else:    # 3.8 to 3.11.6
-    def contains(cls, value):
-        if (type(value) is int or type(value) is str) and (
-                type(cls) is _EnumType or _isinstance_is_plain(cls)):
-            if value in _read(cls, '_value2member_map_'):
-                return True
-            if id(cls) not in _CLASSES_NOT_PLAIN:
-                return False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
+def _lookups(checked):
+    """Make from_value, from_name and contains; `checked` ones check their class.
 
-contains.__doc__ = _CONTAINS_DOC
+    The methods the patch installs are called on enum classes only.  The
+    functions enum_backport_nopatch exports may be given anything: before
+    anything else they check (once per class, then one dict lookup) that
+    it is an enum class and note it (`first_sight`).  The same code serves
+    both, so that neither pays for a second call.
+    """
+    if _READS_ARE_HOOKED:    # 3.8 to 3.11
+        def from_value(cls, value, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_value', cls)
+            try:
+                member = _read(cls, '_value2member_map_').get(value)
+            except TypeError:
+                unhashable = True
+            else:
+                if member is not None:
+                    return member
+                unhashable = False
+                try:
+                    missing = _read(cls, '_missing_').__func__
+                except AttributeError:
+                    missing = None
+                if (
+                    missing is not _STOCK_ENUM_MISSING
+                    or (
+                        (type(value) is not int and type(value) is not str)
+                        or type(cls) is not _EnumType
+                    ) and isinstance(value, cls)
+                    or (
+                        _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
+                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    )
+                ):
+                    member = _search(cls, value, True, default is NOT_GIVEN)
+            if unhashable:
+                member = _search(cls, value, False, default is NOT_GIVEN)
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+            return default
+    else:
+        def from_value(cls, value, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_value', cls)
+            try:
+                member = cls._value2member_map_.get(value)
+            except TypeError:
+                # Unhashable: searched by equality after this handler, so that
+                # what the search raises does not carry this TypeError as its
+                # context.
+                unhashable = True
+            else:
+                if member is not None:
+                    return member
+                unhashable = False
+                # The common miss (a hashable value, no unhashable member
+                # values, Enum's own _missing_) is settled here, without
+                # _search's calls.
+                try:
+                    missing = cls._missing_.__func__
+                except AttributeError:
+                    missing = None
+                if (
+                    missing is not _STOCK_ENUM_MISSING
+                    or isinstance(value, cls)
+                    or (
+                        cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
+                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    )
+                ):
+                    member = _search(cls, value, True, default is NOT_GIVEN)
+            if unhashable:
+                member = _search(cls, value, False, default is NOT_GIVEN)
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+            return default
+
+    from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
+
+        Raise ValueError if no member matches and no default is given.
+        """
+
+    if _READS_ARE_HOOKED:    # 3.8 to 3.11
+        def from_name(cls, name, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_name', cls)
+            try:
+                member = _read(cls, '_member_map_').get(name)
+            except TypeError:
+                member = None
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+            return default
+    else:
+        def from_name(cls, name, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_name', cls)
+            try:
+                member = cls._member_map_.get(name)
+            except TypeError:
+                member = None
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+            return default
+
+    from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
+
+        Raise ValueError if no member has that name and no default is given.
+        """
+
+    if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
+        def contains(cls, value):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('contains', cls)
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                if value in cls._value2member_map_:
+                    return True
+                if not cls._unhashable_values_:
+                    return _flag_answer(cls, value) if _is_flag(cls) else False
+                return _contains_rest(cls, value, True)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+    elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
+        def contains(cls, value):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('contains', cls)
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+                if not _read(cls, '_unhashable_values_'):
+                    return _flag_answer(cls, value) if _is_flag(cls) else False
+                return _contains_rest(cls, value, True)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+    else:    # 3.8 to 3.11.6
+        def contains(cls, value):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('contains', cls)
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+                if id(cls) not in _CLASSES_NOT_PLAIN:
+                    return False
+                return _contains_rest(cls, value, True)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+
+    contains.__doc__ = _CONTAINS_DOC
+    return from_value, from_name, contains
+
+
+from_value, from_name, contains = _lookups(checked=False)
+checked_from_value, checked_from_name, checked_contains = _lookups(checked=True)
+# The function takes its arguments by position only, as from_value does; the
+# method keeps the signature of the stock __contains__ (help() shows it).
+checked_contains.__code__ = checked_contains.__code__.replace(co_posonlyargcount=2)
 
 
 def _contains_rest(cls, value, hashable):
