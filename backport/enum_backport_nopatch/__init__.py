@@ -52,10 +52,9 @@ if _NATIVE:
     _contains = getattr(_EnumType, '__contains__')
 
 
-def _check(function: str, enum_class: object) -> None:
-    if not isinstance(enum_class, _EnumType):
-        raise TypeError('%s() argument 1 must be an enum class, not %r'
-                        % (function, enum_class))
+def _not_an_enum_class(function: str, enum_class: object) -> None:
+    raise TypeError('%s() argument 1 must be an enum class, not %r'
+                    % (function, enum_class))
 
 
 _NOT_GIVEN: Any = _lookup.NOT_GIVEN
@@ -76,7 +75,8 @@ def from_value(enum_class: Any, value: object, /, default: Any = _NOT_GIVEN) -> 
     type ``T`` is given.  Raise ValueError if no member matches and no
     default is given.
     """
-    _check('from_value', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('from_value', enum_class)
     if default is _NOT_GIVEN:
         return _from_value(enum_class, value)
     return _from_value(enum_class, value, default)
@@ -93,7 +93,8 @@ def from_name(enum_class: Any, name: Any, /, default: Any = _NOT_GIVEN) -> Any: 
     `from_value`.  Raise ValueError if there is no such member and no
     default is given.
     """
-    _check('from_name', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('from_name', enum_class)
     if default is _NOT_GIVEN:
         return _from_name(enum_class, name)
     return _from_name(enum_class, name, default)
@@ -106,7 +107,8 @@ def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:
     patched enum: a Flag value that a valid combination of members has
     counts too, and names do not.
     """
-    _check('contains', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('contains', enum_class)
     return _contains(enum_class, value)
 
 

@@ -411,16 +411,20 @@ def _lookups(checked):
             return _contains_rest(cls, value, True)
     else:    # 3.8 to 3.11.6
         def contains(cls, value):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
-                _first_sight('contains', cls)
+            # Checked, a hit needs no note and a class whose metaclass is
+            # EnumType no check: the notes are read, and the class noted,
+            # only past the value map.
             if (type(value) is int or type(value) is str) and (
-                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                    type(cls) is _EnumType or not checked and _isinstance_is_plain(cls)):
                 if value in _read(cls, '_value2member_map_'):
                     return True
+                if checked and id(cls) not in _SEEN:
+                    _first_sight('contains', cls)
                 if id(cls) not in _CLASSES_NOT_PLAIN:
                     return False
                 return _contains_rest(cls, value, True)
+            if checked and id(cls) not in _SEEN:
+                _first_sight('contains', cls)
             if isinstance(value, cls):
                 return True
             try:
