@@ -299,7 +299,8 @@ def everyday_groups():
     for bit in (0, 3, 7, 12, 19):
         composite |= 1 << bit
     ns = {'E': E, 'v': 5, 'm': -1, 'k': 'M5', 'Enum': enum.Enum, 'F': F,
-          'c': composite, 'a': F.F0, 'b': F.F3}
+          'c': composite, 'a': F.F0, 'b': F.F3, 'D': {'M%d' % i: i for i in range(10)},
+          'C': type('C', (), {})}
     statements = [
         Statement('everyday in hit', 'v in E', ns),
         Statement('everyday in miss', 'm in E', ns),
@@ -328,6 +329,10 @@ def everyday_groups():
                 D = 4
                 E = 5
         ''', ns, unroll=1),
+        # Controls: no enum involved, so a ratio away from 1 here is the
+        # builds' (or the machine's) difference, not the change's.
+        Statement('everyday control dict', 'D[k]', ns),
+        Statement('everyday control class', 'class C: pass', ns, unroll=1),
     ])]
 
 

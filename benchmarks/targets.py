@@ -122,7 +122,12 @@ EVERYDAY = [
     ('flag_or', 'everyday Flag |', '``F.F0 | F.F3``'),
     ('iteration', 'everyday iteration', '``for member in E: pass``'),
     ('class', 'everyday class creation', 'creating a 5-member enum class'),
+    ('control_dict', 'everyday control dict', 'control, no enum: ``d[k]``'),
+    ('control_class', 'everyday control class', 'control, no enum: ``class C: pass``'),
 ]
+#: The statements that involve no enum: a ratio away from 1 there is the
+#: builds' or the machine's, and is printed beside the others, not judged.
+EVERYDAY_CONTROLS = ('control_dict', 'control_class')
 EVERYDAY_CEILING = 1.10
 
 Assessment = collections.namedtuple('Assessment', 'value limit floor used met')
