@@ -1,8 +1,9 @@
 """The lookups themselves: from_value, from_name and `in`, as plain functions.
 
-They take the enum class as their first argument, so the same functions serve
-as methods of the patched metaclass and behind the typed helpers.  Nothing
-here patches anything; `_patch` installs them.
+They take the enum class as their first argument, so that they serve as
+methods of the patched metaclass (`_patch` installs them; nothing here
+patches anything) and, made a second time from the same code with a check of
+that argument (`_lookups`), as enum_backport_nopatch's functions.
 
 Each interpreter keeps slightly different bookkeeping on an enum class, so the
 code asks for attributes rather than versions:
@@ -138,17 +139,18 @@ def _isinstance_is_plain(cls):
     return meta is _EnumType or meta.__instancecheck__ is _TYPE_INSTANCECHECK
 
 
-# The enum classes the checked lookups have noted (3.8-3.10), by id, each
-# dropped when its class dies (so an id here is always that of a live class
-# seen before).  Elsewhere a class whose metaclass is EnumType itself needs
-# no check at all, and others are checked with isinstance() each time.
+# The enum classes the checked lookups have noted (where NEEDS_CLASS_NOTES:
+# 3.8 to 3.11.6), by id, each dropped when its class dies (so an id here is
+# always that of a live class seen before).  Elsewhere a class whose
+# metaclass is EnumType itself needs no check at all, and others are checked
+# with isinstance() each time.
 _SEEN = {}
 
 
 def _first_sight(function, cls):
-    """Check that `cls` is an enum class; on 3.8-3.10 note it and remember it.
+    """Check that `cls` is an enum class; where needed, note it and remember it.
 
-    3.8-3.10 keep no record of member values that cannot be hashed, and the
+    3.8 to 3.11.6 keep no record of member values that cannot be hashed, and the
     patch's way of keeping one (wrapping EnumType.__new__) is not open to a
     module that patches nothing: each class is noted the first time it is
     looked up instead (its members are made by then), in the record the
@@ -249,10 +251,13 @@ def _lookups(checked):
     """Make from_value, from_name and contains; `checked` ones check their class.
 
     The methods the patch installs are called on enum classes only.  The
-    functions enum_backport_nopatch exports may be given anything: before
-    anything else they check (once per class, then one dict lookup) that
-    it is an enum class and note it (`first_sight`).  The same code serves
-    both, so that neither pays for a second call.
+    functions enum_backport_nopatch exports may be given anything, so they
+    make sure of it first: a class whose metaclass is EnumType itself is
+    one, and others are asked with isinstance() (`_first_sight`); where
+    classes must be noted (NEEDS_CLASS_NOTES), one dict lookup by id tells
+    whether this one was, and `contains` asks only once past the value map,
+    where the notes are read.  The same code serves both, so that a
+    function, like a method, costs one call.
     """
     if _READS_ARE_HOOKED:    # 3.8 to 3.11
         def from_value(cls, value, /, default=NOT_GIVEN):
