@@ -26,6 +26,7 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
 * in the last three, a metaclass method with the same signature that only
   returns its default (``E._bench_floor``, installed here): the least any
   lookup written as such a method can cost;
+* in the value-hit group, the same method as floor beside ``E(v)``;
 * in-hit and in-miss: ``v in E`` for every size side by side, so the time at
   10,000 members is compared with the time at 10 measured next to it;
 * flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
@@ -33,15 +34,21 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   a single member's value;
 * peer-in-hit and peer-in-miss, at 10 and 10,000 members: ``p in E`` beside
   ``p in A``, where ``A`` is an ``aenum.Enum`` (aenum 3.1.17, what a user
-  would pick instead for a value-checking ``in``) with the same members.
+  would pick instead for a value-checking ``in``) with the same members, and
+  beside ``p in Z``, ``Z`` an enum whose metaclass's ``__contains__`` only
+  returns False (the floor of any ``in`` written in Python);
+* nopatch-*, at 10 and 10,000 members: each function of
+  enum_backport_nopatch beside the method it stands for
+  (``from_value(E, v)`` beside ``E.from_value(v)``, ``contains(E, p)``
+  beside ``p in E`` ...), hits and misses with a default, and beside a plain
+  function of the same signature that only returns its default (its floor).
 
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
 in processes with and without ``import enum_backport``; `run.py` pairs the
-processes.  So is the `flags` group, which times the Flag paths that decide
-a value without creating a pseudo-member (``in`` on a composite, on a value
-with a bit outside the flag, on a value a STRICT flag's multi-bit member
-does not cover, and ``from_value(m, None)`` on that STRICT flag), to compare
-the patched build with the backport on the stock build.
+processes.  The `everyday` group (``in``, the constructor, ``E[k]``, Flag
+``in``, call and ``|``, iteration, class creation) is timed in processes of
+the stock and the patched 3.13.5 builds, alternating, to hold the change to
+stock's speed.
 
 Statements an interpreter cannot run (``from_value`` without the backport or
 the CPython change, ``in`` with a non-member before 3.12) are left out.  The
@@ -138,6 +145,26 @@ def _floor(cls, value, /, default=None):
     return default
 
 
+def _floor_function(enum_class, value, /, default=None):
+    # A function with the signature of enum_backport_nopatch's that does
+    # nothing: what any such function costs to call.
+    return default
+
+
+class _FloorMeta(type(enum.Enum)):
+    def __contains__(cls, value):
+        # The least any `in` written in Python costs.
+        return False
+
+
+class _FloorEnum(enum.Enum, metaclass=_FloorMeta):
+    pass
+
+
+def make_floor_enum(size):
+    return _FloorEnum('Z%d' % size, [('M%d' % i, i) for i in range(size)])
+
+
 def lookup_groups(sizes):
     has_lookups = hasattr(type(enum.Enum), 'from_value')
     if has_lookups:
@@ -158,6 +185,7 @@ def lookup_groups(sizes):
             groups.append(('value-hit' + tag, [
                 Statement('from_value hit' + tag, 'E.from_value(v)', ns),
                 Statement('E(v) hit' + tag, 'E(v)', ns),
+                Statement('floor value hit' + tag, 'E._bench_floor(v)', ns),
             ]))
             groups.append(('value-miss' + tag, [
                 Statement('from_value miss default' + tag,
@@ -199,12 +227,13 @@ def lookup_groups(sizes):
         for bit in (0, 3, 7, 12, 19):
             composite |= 1 << bit
         for size in PEER_SIZES:
-            peer = make_peer_enum(size)
+            peer, floor = make_peer_enum(size), make_floor_enum(size)
             for kind, probe in (('hit', size // 2), ('miss', -1)):
-                ns = {'E': enums[size], 'A': peer, 'p': probe}
+                ns = {'E': enums[size], 'A': peer, 'Z': floor, 'p': probe}
                 groups.append(('peer-in-%s [n=%d]' % (kind, size), [
                     Statement('peer in %s [n=%d]' % (kind, size), 'p in E', ns),
                     Statement('aenum in %s [n=%d]' % (kind, size), 'p in A', ns),
+                    Statement('floor in %s [n=%d]' % (kind, size), 'p in Z', ns),
                 ]))
         groups.append(('flag', [
             Statement('in flag composite [20 flags]', 'p in F',
@@ -214,11 +243,35 @@ def lookup_groups(sizes):
             Statement('in flag single [20 flags]', 'p in F',
                       {'F': flag, 'p': 1 << 7}),
         ]))
+    if has_lookups and has_in:
+        groups += nopatch_groups(enums)
     return groups
 
 
-class Make(enum.Enum):
-    pass
+def nopatch_groups(enums):
+    """enum_backport_nopatch's functions beside the methods, and their floor."""
+    from enum_backport_nopatch import contains, from_name, from_value
+    groups = []
+    for size in PEER_SIZES:
+        tag = ' [n=%d]' % size
+        ns = {'E': enums[size], 'v': size // 2, 'm': -1, 'k': 'M%d' % (size // 2),
+              'x': 'NOPE', 'from_value': from_value, 'from_name': from_name,
+              'contains': contains, 'floor': _floor_function}
+        for key, function, method in (
+                ('value hit', 'from_value(E, v)', 'E.from_value(v)'),
+                ('value miss', 'r = from_value(E, m, None)', 'r = E.from_value(m, None)'),
+                ('name hit', 'from_name(E, k)', 'E.from_name(k)'),
+                ('name miss', 'r = from_name(E, x, None)', 'r = E.from_name(x, None)'),
+                ('contains hit', 'contains(E, v)', 'v in E'),
+                ('contains miss', 'contains(E, m)', 'm in E')):
+            probe = function.split('(E, ')[1].split(',')[0].rstrip(')')
+            groups.append(('nopatch-%s%s' % (key.replace(' ', '-'), tag), [
+                Statement('nopatch %s%s' % (key, tag), function, ns),
+                Statement('method %s%s' % (key, tag), method, ns),
+                Statement('nopatch floor %s%s' % (key, tag),
+                          'r = floor(E, %s, None)' % probe, ns),
+            ]))
+    return groups
 
 
 def untouched_groups():
@@ -238,24 +291,48 @@ def untouched_groups():
     ])]
 
 
-def flag_groups():
-    flag = enum.Flag('F', ['F%d' % i for i in range(20)])
+def everyday_groups():
+    """Everyday statements, to time the patched build against the stock one."""
+    E = make_enum(10)
+    F = enum.Flag('F', ['F%d' % i for i in range(20)])
     composite = 0
     for bit in (0, 3, 7, 12, 19):
         composite |= 1 << bit
-
-    class Strict(enum.Flag, boundary=enum.STRICT):
-        A = 1
-        B = 2
-        C = 4 | B
-        D = 8
-
-    ns = {'F': flag, 'S': Strict, 'c': composite, 'o': 1 << 20 | 1, 'u': 5}
-    return [('flags', [
-        Statement('flags in composite', 'c in F', ns),
-        Statement('flags in outside bit', 'o in F', ns),
-        Statement('flags in strict uncovered', 'u in S', ns),
-        Statement('flags from_value strict miss', 'r = S.from_value(u, None)', ns),
+    ns = {'E': E, 'v': 5, 'm': -1, 'k': 'M5', 'Enum': enum.Enum, 'F': F,
+          'c': composite, 'a': F.F0, 'b': F.F3, 'D': {'M%d' % i: i for i in range(10)},
+          'C': type('C', (), {})}
+    statements = [
+        Statement('everyday in hit', 'v in E', ns),
+        Statement('everyday in miss', 'm in E', ns),
+        Statement('everyday Flag in', 'c in F', ns),
+    ] if has_value_checking_in() else []
+    return [('everyday', statements + [
+        Statement('everyday E(v) hit', 'E(v)', ns),
+        Statement('everyday E(v) miss', '''
+            try:
+                E(m)
+            except ValueError:
+                pass
+        ''', ns),
+        Statement('everyday E[k]', 'E[k]', ns),
+        Statement('everyday Flag call', 'F(c)', ns),
+        Statement('everyday Flag |', 'a | b', ns),
+        Statement('everyday iteration', '''
+            for _member in E:
+                pass
+        ''', ns),
+        Statement('everyday class creation', '''
+            class C(Enum):
+                A = 1
+                B = 2
+                C = 3
+                D = 4
+                E = 5
+        ''', ns, unroll=1),
+        # Controls: no enum involved, so a ratio away from 1 here is the
+        # builds' (or the machine's) difference, not the change's.
+        Statement('everyday control dict', 'D[k]', ns),
+        Statement('everyday control class', 'class C: pass', ns, unroll=1),
     ])]
 
 
@@ -325,7 +402,7 @@ def to_suite(groups, variant):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('group', choices=('lookups', 'untouched', 'flags'))
+    parser.add_argument('group', choices=('lookups', 'untouched', 'everyday'))
     parser.add_argument('--backport', action='store_true',
                         help='import enum_backport before building the enums')
     parser.add_argument('--output', required=True, help='pyperf JSON file to write')
@@ -341,8 +418,8 @@ def main(argv=None):
     variant = 'backport' if args.backport else 'native'
     if args.group == 'lookups':
         groups = lookup_groups([int(size) for size in args.sizes.split(',')])
-    elif args.group == 'flags':
-        groups = flag_groups()
+    elif args.group == 'everyday':
+        groups = everyday_groups()
     else:
         groups = untouched_groups()
     measure(groups, args.values, args.warmups, args.min_time)

@@ -25,9 +25,9 @@ times; the figures are medians over the rounds.  The machine's load
 average is printed with the table: on a shared machine it moves the 8/2
 ratio more than anything measured here.
 
-A full run writes its table into benchmarks/results.rst and README.rst,
-each between the ``thread-results`` markers (benchmarks/run.py keeps the
-section when it rewrites results.rst).
+A full run writes its table into benchmarks/results.rst, between the
+``thread-results`` markers (benchmarks/run.py keeps the section when it
+rewrites results.rst; the handbook includes that file).
 
 ``--alternatives`` times the three ways to look a key up in a dict that
 many threads share (``d.get(k)``; ``k in d`` then ``d[k]``; ``d[k]`` under
@@ -49,7 +49,6 @@ REPO = os.path.dirname(HERE)
 BACKPORT_DIR = os.path.join(REPO, 'backport')
 CHANGE_TOOL = os.path.join(REPO, 'tools', 'cpython_change.py')
 RESULTS = os.path.join(HERE, 'results.rst')
-README = os.path.join(REPO, 'README.rst')
 START = '.. thread-results-start'
 END = '.. thread-results-end'
 THREADS = (1, 2, 4, 8)
@@ -420,7 +419,6 @@ def main(argv=None):
     print(text)
     if not args.quick and not args.backport:
         replace_section(RESULTS, text, append=True)
-        replace_section(README, text)
     return 0
 
 

@@ -427,15 +427,34 @@ class MetaclassTest(unittest.TestCase):
         self.assertIs('ONLY' in Logged, False)
         self.assertEqual(CONTAINS_LOG, [[], 1, 'ONLY'])
 
-    def test_instancecheck_not_asked_about_ints_and_strs(self):
-        # no member is an exact int or str, so `in` does not ask
-        # isinstance() about one (documented); other values are asked
-        self.assertIs(isinstance(2, Claimed), True)
-        self.assertIs(2 in Claimed, False)
-        self.assertIs('ONLY' in Claimed, False)
-        self.assertIs(1 in Claimed, True)
-        self.assertIs(object() in Claimed, True)
-        self.assertIs(2.0 in Claimed, True)
+    def test_metaclass_instancecheck_is_asked_about_every_value(self):
+        # as stock enum asks isinstance() first, and the patched build does:
+        # a metaclass's __instancecheck__ that accepts a value makes it `in`,
+        # exact ints and strs included
+        self.assertIs(isinstance(99, Claimed), True)
+        for value in (99, 'ONLY', 'x', 1, object(), 2.0, []):
+            with self.subTest(value=value):
+                self.assertIs(value in Claimed, True)
+
+    def test_metaclass_instancecheck_that_declines(self):
+        # an override that refuses ints: the value map still answers
+        class Refusing(EnumType):
+            def __instancecheck__(cls, value):
+                return not isinstance(value, int) and super().__instancecheck__(value)
+
+        class Refused(Enum, metaclass=Refusing):
+            ONLY = 1
+
+        self.assertIs(1 in Refused, True)
+        self.assertIs(2 in Refused, False)
+        self.assertIs('ONLY' in Refused, False)
+        self.assertIs(Refused.ONLY in Refused, True)
+
+    def test_metaclass_without_instancecheck_keeps_type_s_check(self):
+        self.assertIs(1 in Inherits, True)
+        self.assertIs(2 in Inherits, False)
+        self.assertIs('ONLY' in Inherits, False)
+        self.assertIs(Inherits.ONLY in Inherits, True)
 
     def test_type_of_the_value_is_not_hashed(self):
         # its metaclass may forbid that

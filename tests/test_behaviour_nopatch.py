@@ -12,6 +12,8 @@ methods.
 """
 
 import enum
+import gc
+import inspect
 import json
 import os
 import subprocess
@@ -272,6 +274,29 @@ class FunctionsTest(unittest.TestCase):
                         str(cm.exception),
                         '%s() argument 1 must be an enum class, not %r'
                         % (function.__name__, bad))
+
+    def test_typed_signature_and_doc(self):
+        # Where the lookups themselves are exported, they wear the typed
+        # definitions' names, docs and signatures.
+        for function in (from_value, from_name, contains):
+            with self.subTest(function=function.__name__):
+                self.assertEqual(function.__module__, 'enum_backport_nopatch')
+                self.assertTrue(function.__doc__.startswith('Return '))
+                parameters = list(inspect.signature(function).parameters.values())
+                self.assertEqual(parameters[0].name, 'enum_class')
+                self.assertIs(parameters[1].kind, inspect.Parameter.POSITIONAL_ONLY)
+
+    def test_classes_looked_up_then_dropped_are_forgotten(self):
+        seen = enum_backport_nopatch._lookup._SEEN
+        before = len(seen)
+        for _ in range(20):
+            class Passing(Enum):
+                A = {1}
+            self.assertIs(contains(Passing, frozenset({1})), True)
+            self.assertIs(from_value(Passing, 2, None), None)
+            del Passing
+            gc.collect()
+        self.assertLessEqual(len(seen), before + 1)
 
     def test_exported(self):
         self.assertEqual(sorted(enum_backport_nopatch.__all__),

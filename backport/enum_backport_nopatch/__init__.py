@@ -23,8 +23,7 @@ The lookups live here, in `_lookup`, a module that patches nothing;
 """
 
 import enum
-import weakref
-from typing import Any, Callable, Optional, Type, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Type, TypeVar, Union, overload
 
 from . import _lookup
 
@@ -44,32 +43,18 @@ def _native(name: str) -> Any:
 _from_value: Callable[..., Any] = _lookup.from_value
 _from_name: Callable[..., Any] = _lookup.from_name
 _contains: Callable[[Any, object], bool] = _lookup.contains
-_note: Optional[Callable[[Any], None]] = None
-if _native('from_value') is not None:
-    # The interpreter carries the change: its own methods answer.
+_NATIVE = _native('from_value') is not None
+if _NATIVE:
+    # The interpreter carries the change: its own methods answer, after the
+    # check that the first argument is an enum class.
     _from_value = _native('from_value')
     _from_name = _native('from_name')
     _contains = getattr(_EnumType, '__contains__')
-elif _lookup.NEEDS_CLASS_NOTES:
-    # 3.8-3.10 keep no record of member values that cannot be hashed, and the
-    # patch's way of keeping one (wrapping EnumType.__new__) is not open to a
-    # module that patches nothing: note each class the first time it is
-    # looked up instead (its members are made by then), in the record the
-    # patch keeps, where a process has both.
-    _noted: 'weakref.WeakSet[Any]' = weakref.WeakSet()
-
-    def _note(enum_class: Any) -> None:
-        if enum_class not in _noted:
-            _lookup.note_class(enum_class)
-            _noted.add(enum_class)
 
 
-def _check(function: str, enum_class: object) -> None:
-    if not isinstance(enum_class, _EnumType):
-        raise TypeError('%s() argument 1 must be an enum class, not %r'
-                        % (function, enum_class))
-    if _note is not None:
-        _note(enum_class)
+def _not_an_enum_class(function: str, enum_class: object) -> None:
+    raise TypeError('%s() argument 1 must be an enum class, not %r'
+                    % (function, enum_class))
 
 
 _NOT_GIVEN: Any = _lookup.NOT_GIVEN
@@ -90,7 +75,8 @@ def from_value(enum_class: Any, value: object, /, default: Any = _NOT_GIVEN) -> 
     type ``T`` is given.  Raise ValueError if no member matches and no
     default is given.
     """
-    _check('from_value', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('from_value', enum_class)
     if default is _NOT_GIVEN:
         return _from_value(enum_class, value)
     return _from_value(enum_class, value, default)
@@ -107,7 +93,8 @@ def from_name(enum_class: Any, name: Any, /, default: Any = _NOT_GIVEN) -> Any: 
     `from_value`.  Raise ValueError if there is no such member and no
     default is given.
     """
-    _check('from_name', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('from_name', enum_class)
     if default is _NOT_GIVEN:
         return _from_name(enum_class, name)
     return _from_name(enum_class, name, default)
@@ -120,5 +107,23 @@ def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:
     patched enum: a Flag value that a valid combination of members has
     counts too, and names do not.
     """
-    _check('contains', enum_class)
+    if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
+        _not_an_enum_class('contains', enum_class)
     return _contains(enum_class, value)
+
+
+def _same_face(function: Callable[..., Any], typed: Callable[..., Any]) -> Any:
+    # The typed definition above is what type checkers and help() read; where
+    # the interpreter lacks the change, the lookup itself runs, checking its
+    # first argument, so that a call costs one call as the patched method
+    # does.
+    for name in ('__name__', '__qualname__', '__doc__', '__module__', '__annotations__'):
+        setattr(function, name, getattr(typed, name))
+    function.__wrapped__ = typed
+    return function
+
+
+if not TYPE_CHECKING and not _NATIVE:
+    from_value = _same_face(_lookup.checked_from_value, from_value)
+    from_name = _same_face(_lookup.checked_from_name, from_name)
+    contains = _same_face(_lookup.checked_contains, contains)

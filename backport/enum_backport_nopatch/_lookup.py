@@ -1,8 +1,9 @@
 """The lookups themselves: from_value, from_name and `in`, as plain functions.
 
-They take the enum class as their first argument, so the same functions serve
-as methods of the patched metaclass and behind the typed helpers.  Nothing
-here patches anything; `_patch` installs them.
+They take the enum class as their first argument, so that they serve as
+methods of the patched metaclass (`_patch` installs them; nothing here
+patches anything) and, made a second time from the same code with a check of
+that argument (`_lookups`), as enum_backport_nopatch's functions.
 
 Each interpreter keeps slightly different bookkeeping on an enum class, so the
 code asks for attributes rather than versions:
@@ -116,40 +117,52 @@ def _probe_negative_rules():
 NEGATIVE_RULES = _probe_negative_rules()
 
 
-def from_value(cls, value, /, default=NOT_GIVEN):
-    """Return the member whose value is `value`, or `default` if none is.
+# Up to 3.11 EnumType defines __getattr__, so every attribute read on an enum
+# class goes through a slot that calls type.__getattribute__ the slow way;
+# there the lookups call it directly (`_read`).  The attributes read are ones
+# EnumType sets on every class it makes, so the __getattr__ fallback never
+# has a say.  From 3.12 a plain attribute read is the fast one.
+_read = type.__getattribute__
+_READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
+_EnumType = type(enum.Enum)
+_TYPE_INSTANCECHECK = type.__instancecheck__
 
-    Raise ValueError if no member matches and no default is given.
+
+def _isinstance_is_plain(cls):
+    """Whether isinstance(x, cls) is type's own check (no metaclass override).
+
+    Only then is an exact int or str known not to be an instance of an enum
+    class without asking: no member is one, and their ``__class__`` cannot
+    claim otherwise.  A metaclass's ``__instancecheck__`` may accept them.
     """
-    try:
-        member = cls._value2member_map_.get(value)
-    except TypeError:
-        # Unhashable: searched by equality after this handler, so that what
-        # the search raises does not carry this TypeError as its context.
-        unhashable = True
-    else:
-        if member is not None:
-            return member
-        unhashable = False
-        # The common miss (a hashable value, no unhashable member values,
-        # Enum's own _missing_) is settled here, without _search's calls.
-        try:
-            missing = cls._missing_.__func__
-        except AttributeError:
-            missing = None
-        if (
-            missing is not _STOCK_ENUM_MISSING
-            or isinstance(value, cls)
-            or _may_have_unhashable_values(cls)
-        ):
-            member = _search(cls, value, True, default is NOT_GIVEN)
-    if unhashable:
-        member = _search(cls, value, False, default is NOT_GIVEN)
-    if member is not None:
-        return member
-    if default is NOT_GIVEN:
-        raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-    return default
+    meta = type(cls)
+    return meta is _EnumType or meta.__instancecheck__ is _TYPE_INSTANCECHECK
+
+
+# The enum classes the checked lookups have noted (where NEEDS_CLASS_NOTES:
+# 3.8 to 3.11.6), by id, each dropped when its class dies (so an id here is
+# always that of a live class seen before).  Elsewhere a class whose
+# metaclass is EnumType itself needs no check at all, and others are checked
+# with isinstance() each time.
+_SEEN = {}
+
+
+def _first_sight(function, cls):
+    """Check that `cls` is an enum class; where needed, note it and remember it.
+
+    3.8 to 3.11.6 keep no record of member values that cannot be hashed, and the
+    patch's way of keeping one (wrapping EnumType.__new__) is not open to a
+    module that patches nothing: each class is noted the first time it is
+    looked up instead (its members are made by then), in the record the
+    patch keeps, where a process has both.
+    """
+    if not isinstance(cls, _EnumType):
+        raise TypeError('%s() argument 1 must be an enum class, not %r' % (function, cls))
+    if not NEEDS_CLASS_NOTES:
+        return
+    note_class(cls)
+    key = id(cls)
+    _SEEN[key] = weakref.ref(cls, lambda ref, key=key: _SEEN.pop(key, None))
 
 
 def _search(cls, value, hashable, reraise):
@@ -202,21 +215,6 @@ def _search(cls, value, hashable, reraise):
     )
 
 
-def from_name(cls, name, /, default=NOT_GIVEN):
-    """Return the member called `name`, or `default` if there is none.
-
-    Raise ValueError if no member has that name and no default is given.
-    """
-    try:
-        member = cls._member_map_.get(name)
-    except TypeError:
-        member = None
-    if member is not None:
-        return member
-    if default is NOT_GIVEN:
-        raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-    return default
-
 
 _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of one.
 
@@ -227,80 +225,229 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
     """
 
 # `in` is mostly asked whether a value is valid, and mostly answered no. For
-# an exact int or str, the values most asked about (an enum class is never
-# exactly int or str, and their ``__class__`` cannot claim otherwise),
-# isinstance(value, cls) is false, so it is not asked: on an enum class it
-# looks ``__instancecheck__`` up on the metaclass and calls it, which costs
-# more than the rest of a hit.  The type is compared by identity, not looked
-# up in a set: hashing it would call its metaclass's ``__hash__``, which may
-# raise.  An int or a str always hashes.  After the value map, a plain class
-# (no unhashable member values, not a Flag) has nothing more to ask, and
-# what the class keeps tells so without a call: the record of unhashable
-# values is read in place (enum fills it as it makes members, and
-# _add_value_alias_ adds to it on 3.13; _add_member_ does not, and then the
-# constructor does not find that value from a hashable one either), or,
-# where there is none, the notes of `note_class`.  Up to 3.11 EnumType defines __getattr__, so
-# every attribute read on an enum class goes through a slot that calls
-# type.__getattribute__ the slow way; there it is called directly (the
-# attributes read are ones EnumType sets on every class it makes, so the
-# __getattr__ fallback never has a say).  Other values take the order of the
-# stock method: isinstance(), then the value map.
+# an exact int or str, the values most asked about, isinstance(value, cls) is
+# false when the metaclass keeps type's own ``__instancecheck__`` (no member
+# is exactly an int or a str, and their ``__class__`` cannot claim
+# otherwise), so it is not asked: on an enum class it looks
+# ``__instancecheck__`` up on the metaclass and calls it, which costs more
+# than the rest of a hit.  A metaclass that overrides ``__instancecheck__``
+# is asked, as stock enum and the patched build ask it.  The type is compared
+# by identity, not looked up in a set: hashing it would call its metaclass's
+# ``__hash__``, which may raise.  An int or a str always hashes.  After the
+# value map, a plain class (no unhashable member values, not a Flag) has
+# nothing more to ask, and what the class keeps tells so without a call: the
+# record of unhashable values is read in place (enum fills it as it makes
+# members, and _add_value_alias_ adds to it on 3.13; _add_member_ does not,
+# and then the constructor does not find that value from a hashable one
+# either), or, where there is none, the notes of `note_class`.  Where reads
+# are hooked (see `_read`) they call type.__getattribute__ directly.  Other
+# values take the order of the stock method: isinstance(), then the value
+# map.
 # What issubclass(cls, Flag) calls, as EnumType does not override it,
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
-_read = type.__getattribute__
-_READS_ARE_HOOKED = '__getattr__' in vars(type(enum.Enum))
 
-if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
-    def contains(cls, value):
-        if type(value) is int or type(value) is str:
-            if value in cls._value2member_map_:
-                return True
-            if not cls._unhashable_values_:
-                return _flag_answer(cls, value) if _is_flag(cls) else False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
-elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
-    def contains(cls, value):
-        if type(value) is int or type(value) is str:
-            if value in _read(cls, '_value2member_map_'):
-                return True
-            if not _read(cls, '_unhashable_values_'):
-                return _flag_answer(cls, value) if _is_flag(cls) else False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
-else:    # 3.8 to 3.11.6
-    def contains(cls, value):
-        if type(value) is int or type(value) is str:
-            if value in _read(cls, '_value2member_map_'):
-                return True
-            if id(cls) not in _CLASSES_NOT_PLAIN:
-                return False
-            return _contains_rest(cls, value, True)
-        if isinstance(value, cls):
-            return True
-        try:
-            if value in cls._value2member_map_:
-                return True
-        except TypeError:
-            return _contains_rest(cls, value, False)
-        return _contains_rest(cls, value, True)
+def _lookups(checked):
+    """Make from_value, from_name and contains; `checked` ones check their class.
 
-contains.__doc__ = _CONTAINS_DOC
+    The methods the patch installs are called on enum classes only.  The
+    functions enum_backport_nopatch exports may be given anything, so they
+    make sure of it first: a class whose metaclass is EnumType itself is
+    one, and others are asked with isinstance() (`_first_sight`); where
+    classes must be noted (NEEDS_CLASS_NOTES), one dict lookup by id tells
+    whether this one was, and `contains` asks only once past the value map,
+    where the notes are read.  The same code serves both, so that a
+    function, like a method, costs one call.
+    """
+    if _READS_ARE_HOOKED:    # 3.8 to 3.11
+        def from_value(cls, value, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_value', cls)
+            try:
+                member = _read(cls, '_value2member_map_').get(value)
+            except TypeError:
+                unhashable = True
+            else:
+                if member is not None:
+                    return member
+                unhashable = False
+                try:
+                    missing = _read(cls, '_missing_').__func__
+                except AttributeError:
+                    missing = None
+                if (
+                    missing is not _STOCK_ENUM_MISSING
+                    or (
+                        (type(value) is not int and type(value) is not str)
+                        or type(cls) is not _EnumType
+                    ) and isinstance(value, cls)
+                    or (
+                        _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
+                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    )
+                ):
+                    member = _search(cls, value, True, default is NOT_GIVEN)
+            if unhashable:
+                member = _search(cls, value, False, default is NOT_GIVEN)
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+            return default
+    else:
+        def from_value(cls, value, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_value', cls)
+            try:
+                member = cls._value2member_map_.get(value)
+            except TypeError:
+                # Unhashable: searched by equality after this handler, so that
+                # what the search raises does not carry this TypeError as its
+                # context.
+                unhashable = True
+            else:
+                if member is not None:
+                    return member
+                unhashable = False
+                # The common miss (a hashable value, no unhashable member
+                # values, Enum's own _missing_) is settled here, without
+                # _search's calls.
+                try:
+                    missing = cls._missing_.__func__
+                except AttributeError:
+                    missing = None
+                if (
+                    missing is not _STOCK_ENUM_MISSING
+                    or isinstance(value, cls)
+                    or (
+                        cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
+                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    )
+                ):
+                    member = _search(cls, value, True, default is NOT_GIVEN)
+            if unhashable:
+                member = _search(cls, value, False, default is NOT_GIVEN)
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+            return default
+
+    from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
+
+        Raise ValueError if no member matches and no default is given.
+        """
+
+    if _READS_ARE_HOOKED:    # 3.8 to 3.11
+        def from_name(cls, name, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_name', cls)
+            try:
+                member = _read(cls, '_member_map_').get(name)
+            except TypeError:
+                member = None
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+            return default
+    else:
+        def from_name(cls, name, /, default=NOT_GIVEN):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('from_name', cls)
+            try:
+                member = cls._member_map_.get(name)
+            except TypeError:
+                member = None
+            if member is not None:
+                return member
+            if default is NOT_GIVEN:
+                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+            return default
+
+    from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
+
+        Raise ValueError if no member has that name and no default is given.
+        """
+
+    if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
+        def contains(cls, value):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('contains', cls)
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                if value in cls._value2member_map_:
+                    return True
+                if not cls._unhashable_values_:
+                    return _flag_answer(cls, value) if _is_flag(cls) else False
+                return _contains_rest(cls, value, True)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+    elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
+        def contains(cls, value):
+            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
+                            else type(cls) is not _EnumType):
+                _first_sight('contains', cls)
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+                if not _read(cls, '_unhashable_values_'):
+                    return _flag_answer(cls, value) if _is_flag(cls) else False
+                return _contains_rest(cls, value, True)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+    else:    # 3.8 to 3.11.6
+        def contains(cls, value):
+            # Checked, a hit needs no note and a class whose metaclass is
+            # EnumType no check: the notes are read, and the class noted,
+            # only past the value map.
+            if (type(value) is int or type(value) is str) and (
+                    type(cls) is _EnumType or not checked and _isinstance_is_plain(cls)):
+                if value in _read(cls, '_value2member_map_'):
+                    return True
+                if checked and id(cls) not in _SEEN:
+                    _first_sight('contains', cls)
+                if id(cls) not in _CLASSES_NOT_PLAIN:
+                    return False
+                return _contains_rest(cls, value, True)
+            if checked and id(cls) not in _SEEN:
+                _first_sight('contains', cls)
+            if isinstance(value, cls):
+                return True
+            try:
+                if value in cls._value2member_map_:
+                    return True
+            except TypeError:
+                return _contains_rest(cls, value, False)
+            return _contains_rest(cls, value, True)
+
+    contains.__doc__ = _CONTAINS_DOC
+    return from_value, from_name, contains
+
+
+from_value, from_name, contains = _lookups(checked=False)
+checked_from_value, checked_from_name, checked_contains = _lookups(checked=True)
+# The function takes its arguments by position only, as from_value does; the
+# method keeps the signature of the stock __contains__ (help() shows it).
+checked_contains.__code__ = checked_contains.__code__.replace(co_posonlyargcount=2)
 
 
 def _contains_rest(cls, value, hashable):
