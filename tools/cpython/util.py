@@ -274,9 +274,11 @@ def side_by_side(jobs, out=None):
         say("running side by side: " + ", ".join(name for name, _ in jobs), out)
         threads = [threading.Thread(target=one, args=(name, function, log))
                    for (name, function), log in zip(jobs, logs)]
+        # Set first: a signal may stop this thread right after a start, and
+        # a started job must not find its log closed under it.
+        running = True
         for thread in threads:
             thread.start()
-        running = True
         for thread in threads:
             join(thread)
         running = False
