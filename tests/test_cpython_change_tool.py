@@ -694,6 +694,70 @@ class CarryTests(Fixture):
         self.assertIn("code line 5 (3.15)", message)
         self.assertFalse((self.tmp / "out" / "Lib" / "enum.py").exists())
 
+    def rule_rewritten_upstream(self, variant=True):
+        """The flag PR rewrites line 12, which 3.15 rewrote too (as Flag._missing_'s rule)."""
+        self.py_flag = self.py_fix.replace("code line 12\n", "flag code 12\n")
+        self.py_new = self.py_flag.replace("code line 10\n", "code line 10\nfeature code\n")
+        write(self.repo, "Lib/enum.py.flag.diff",
+              make_diff("Lib/enum.py", self.py_fix, self.py_flag))
+        write(self.repo, "Lib/enum.py.feature.diff",
+              make_diff("Lib/enum.py", self.py_flag, self.py_new))
+        newer = self.py_old.replace("code line 12\n", "code line 12 (3.15)\n")
+        newer_fix = newer.replace("code line 5\n", "code line 5\nadded code\n")
+        if variant:
+            write(self.repo, "Lib/enum.py.flag.3.15.diff",
+                  make_diff("Lib/enum.py", newer_fix,
+                            newer_fix.replace("code line 12 (3.15)\n", "flag code 12 (3.15)\n")))
+        return newer
+
+    def test_a_pr_written_against_the_newer_base_is_used_where_its_diff_conflicts(self):
+        newer = self.rule_rewritten_upstream()
+        out = io.StringIO()
+        merged = apply.carry(change.collect(self.repo), FakeBase("3.15.2", {
+            "Lib/enum.py": newer}), self.source, self.tmp / "out", out=out)
+        self.assertEqual(merged["Lib/enum.py"].read_text(), (
+            newer.replace("code line 5\n", "code line 5\nadded code\n")
+            .replace("code line 10\n", "code line 10\nfeature code\n")
+            .replace("code line 12 (3.15)\n", "flag code 12 (3.15)\n")))
+        self.assertIn("enum.py.flag.3.15.diff as written against 3.15, the other PRs 3-way",
+                      out.getvalue())
+        # the fix alone, and a base the 3.13.5 diffs merge onto, never use it
+        out = io.StringIO()
+        apply.carry(change.collect(self.repo), FakeBase("3.14.10", {
+            "Lib/enum.py": self.py_old.replace("code line 15\n", "code line 15 (3.14)\n")}),
+            self.source, self.tmp / "out314", out=out)
+        self.assertNotIn("3.15.diff", out.getvalue())
+
+    def test_without_a_newer_diff_the_conflict_is_an_error(self):
+        newer = self.rule_rewritten_upstream(variant=False)
+        with self.assertRaises(ToolError) as caught:
+            self.carry(newer)
+        self.assertIn("code line 12 (3.15)", str(caught.exception))
+
+    def test_a_newer_diff_that_does_not_apply_either_says_both(self):
+        newer = self.rule_rewritten_upstream()
+        with self.assertRaises(ToolError) as caught:
+            self.carry(newer.replace("code line 11\n", "code line 11 (3.15.3)\n"))
+        message = str(caught.exception)
+        self.assertIn("conflict at", message)
+        self.assertIn("enum.py.flag.3.15.diff, tried instead", message)
+        self.assertFalse((self.tmp / "out" / "Lib" / "enum.py").exists())
+
+    def test_a_checkout_of_main_gets_the_newer_diff_too(self):
+        newer = self.rule_rewritten_upstream()
+        write(self.tree, "Lib/enum.py", newer)
+        report = self.apply()
+        self.assertIn("flag code 12 (3.15)\n", self.read("Lib/enum.py"))
+        self.assertTrue(any("as written against 3.15" in line for line in report), report)
+
+    def test_a_newer_diff_needs_its_3135_diff(self):
+        write(self.repo, "Lib/other.py.flag.3.15.diff", make_diff("Lib/other.py", "a\n", "b\n"))
+        with self.assertRaises(ToolError) as caught:
+            change.collect(self.repo)
+        self.assertIn("other.py.flag.3.15.diff: written against 3.15, but "
+                      "Lib/other.py.flag.diff, the same PR against 3.13.5, is missing",
+                      str(caught.exception))
+
     def test_merge_reports_conflict_line_numbers_of_ours(self):
         ours = "a\nb\nX\nd\n"
         merged, conflicts = apply.merge(ours.encode(), b"a\nb\nc\nd\n", b"a\nb\nY\nd\n",
@@ -863,6 +927,24 @@ class RepositoryChangeTests(unittest.TestCase):
             with self.subTest(pr):
                 self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == pr])
         self.assertEqual(sorted(f.pr for f in files if f.is_news), ["feature", "fix", "flag"])
+
+    def test_the_flag_pr_against_315_differs_only_in_315s_negative_value_rule(self):
+        # Lib/enum.py.flag.3.15.diff is the same change as the 3.13.5 one,
+        # with the rule 3.15 rewrote (STRICT and CONFORM mask a negative
+        # value) where 3.13.5's was; nothing else may drift apart.
+        variants = change.variants(change.collect(REPO))
+        self.assertEqual(sorted(variants), [("Lib/enum.py", "flag")])
+
+        def changed(path):
+            return [line[0] + " " + line[1:].strip() for line in path.read_text().splitlines()
+                    if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+        old = changed(REPO / "Lib" / "enum.py.flag.diff")
+        new = changed(variants[("Lib/enum.py", "flag")].source)
+        # 3.15's lines around the unchanged `value = all_bits + 1 + value`
+        rule = ["if cls._boundary_ in (EJECT, KEEP):", "else:", "value = singles_mask & value"]
+        drift = [line for line in difflib.ndiff(old, new) if line[:2] in ("- ", "+ ")]
+        self.assertEqual(drift, ["+ - " + line for line in rule] + ["+ + " + line for line in rule])
 
     def test_stand_in_issue_numbers_cannot_be_taken_for_real_ones(self):
         standins = change.standin_issues(change.collect(REPO))

@@ -6,6 +6,11 @@
   checkout) a diff that does not apply exactly is carried by a 3-way merge,
   `git merge-file`, whose base is the 3.13.5 file the diff was made against.
   A conflict fails and names the conflicting lines.  Nothing is fuzzed.
+- Where a PR's 3.13.5 diff conflicts with what a newer base changed, the
+  same PR written against that base's file (PATH.PR.X.Y.diff) is used
+  instead, applied where its context matches, the other PRs 3-way: the
+  flag PR moves Flag._missing_'s boundary rules into a module-level
+  helper, and 3.15 rewrote one of those rules.
 
 A file several PRs change gets each PR's diff in turn (fix, flag,
 feature), each made against the file with the ones before applied; for a
@@ -47,8 +52,12 @@ def exact_problem(tree, item):
     return None
 
 
-def patched(data, items):
-    """DATA (a file's bytes) with the diffs ITEMS (one File or a list) applied exactly, in order."""
+def patched(data, items, anywhere=False):
+    """DATA (a file's bytes) with the diffs ITEMS (one File or a list) applied exactly, in order.
+
+    ANYWHERE lets a hunk apply at another line than its own (its context
+    must still match in full).
+    """
     items = [items] if isinstance(items, change.File) else list(items)
     with tempfile.TemporaryDirectory(prefix="cpython-apply-") as scratch:
         target = Path(scratch) / items[0].path
@@ -56,7 +65,7 @@ def patched(data, items):
         target.write_bytes(data)
         for item in items:
             problem = exact_problem(scratch, item)
-            if problem:
+            if problem and not (anywhere and problem.startswith("hunks apply only elsewhere")):
                 raise ToolError("%s does not apply exactly to its base:\n    %s"
                                 % (item.source.name, problem))
             git("apply", item.source.resolve(), cwd=scratch, env=outside_git(scratch))
@@ -120,6 +129,39 @@ def merge(ours, base, theirs, labels):
     return proc.stdout, conflicts
 
 
+def merge_change(theirs, base, items, newer_diffs, labels):
+    """THEIRS (a newer base's file) with the diffs ITEMS merged in: (bytes, conflicts, how).
+
+    First one 3-way merge whose base is BASE, the 3.13.5 file ITEMS are
+    made against.  Where that conflicts and NEWER_DIFFS ({(path, PR): diff},
+    change.variants) holds a PR's diff written against a newer base's file,
+    the PRs are carried one at a time instead, in order: that diff applied
+    to the file as it then is (its context must match), each other PR by a
+    3-way merge of its own.  HOW says which way it went; the conflicts are
+    the first way's, if the second fails too.
+    """
+    merged, conflicts = merge(theirs, base, patched(base, items), labels)
+    chosen = [newer_diffs.get((item.path, item.pr)) for item in items]
+    if not conflicts or not any(chosen):
+        return merged, conflicts, "3-way"
+    current = theirs
+    for n, (item, newer) in enumerate(zip(items, chosen)):
+        if newer is not None:
+            try:
+                current = patched(current, newer, anywhere=True)
+            except ToolError as error:
+                return merged, conflicts + ["%s, tried instead: %s" % (
+                    newer.source.name, str(error).split(":\n    ", 1)[-1])], None
+            continue
+        before = patched(base, items[:n]) if n else base
+        current, more = merge(current, before, patched(base, items[:n + 1]), labels)
+        if more:
+            return merged, conflicts, None
+    return current, [], "%s as written against %s%s" % (
+        ", ".join(n.source.name for n in chosen if n), next(n.onto for n in chosen if n),
+        ", the other PRs 3-way" if len(items) > sum(1 for n in chosen if n) else "")
+
+
 def carry(files, target, source, dest, out=None):
     """Merge the Lib diffs onto TARGET's files (a newer base); write them under DEST.
 
@@ -127,6 +169,7 @@ def carry(files, target, source, dest, out=None):
     """
     lib = [f for f in files if f.is_lib]
     diffs = change.diffs_by_path(lib)
+    newer_diffs = change.variants(lib)
     bases = source.read(list(diffs))
     theirs = target.read(list(diffs))
     written, problems = {}, []
@@ -141,16 +184,16 @@ def carry(files, target, source, dest, out=None):
         result = Path(dest) / path
         result.parent.mkdir(parents=True, exist_ok=True)
         what = change.label([i.pr for i in items])
-        merged, conflicts = merge(
-            theirs[path], bases[path], patched(bases[path], items),
+        merged, conflicts, how = merge_change(
+            theirs[path], bases[path], items, newer_diffs,
             ["%s %s" % (target.version or target.name, path),
              "%s %s" % (source.version, path), "the change (%s)" % what])
         if conflicts:
             problems += ["%s: conflict at %s" % (path, c) for c in conflicts]
             continue
         result.write_bytes(merged)
-        say("%s (%s): merged onto %s's file (3-way, base %s): no conflict"
-            % (path, what, target.version or target.name, source.version), out)
+        say("%s (%s): merged onto %s's file (%s, base %s): no conflict"
+            % (path, what, target.version or target.name, how, source.version), out)
         written[path] = result
     if problems:
         raise ToolError("the change does not merge onto %s:\n  %s"
@@ -250,14 +293,13 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
     if bases:
         for path, items in to_merge.items():
             what = change.label([i.pr for i in items])
-            merged, conflicts = merge((tree / path).read_bytes(), bases[path],
-                                      patched(bases[path], items),
-                                      ["the tree's " + path,
-                                       "%s %s" % (source.version, path),
-                                       "the change (%s)" % what])
+            merged, conflicts, how = merge_change(
+                (tree / path).read_bytes(), bases[path], items, change.variants(files),
+                ["the tree's " + path, "%s %s" % (source.version, path),
+                 "the change (%s)" % what])
             problems += ["%s: conflict at %s" % (path, c) for c in conflicts]
             writes[path] = merged
-            report.append("patched %s (%s, 3-way merge, base %s)" % (path, what, source.version))
+            report.append("patched %s (%s, %s, base %s)" % (path, what, how, source.version))
     if problems:
         raise ToolError("nothing was changed in %s:\n  %s" % (tree, "\n  ".join(problems)))
     if newest in writes:

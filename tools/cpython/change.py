@@ -38,7 +38,11 @@ from .util import ToolError, git, outside_git, sha256_file
 DIRS = ("Lib", "Doc", "Misc")
 PRS = ("fix", "flag", "feature")    # in the order they apply
 FIX, FLAG, ALL = PRS[:1], PRS[:2], PRS
-DIFF_NAME_RE = re.compile(r"^(?P<path>.+)\.(?P<pr>fix|flag|feature)\.diff$")
+# PATH.PR.diff is made against 3.13.5 (with the PRs before it applied);
+# PATH.PR.X.Y.diff is the same PR written against X.Y's file, for a base
+# where the 3.13.5 diff's 3-way merge conflicts (see apply.merge_change).
+DIFF_NAME_RE = re.compile(
+    r"^(?P<path>.+)\.(?P<pr>fix|flag|feature)(?:\.(?P<onto>3\.\d+))?\.diff$")
 NEWS_DIR = "Misc/NEWS.d/next/"
 WHATSNEW_RE = re.compile(r"^Doc/whatsnew/(\d+)\.(\d+)\.rst$")
 NEWS_NAME_RE = re.compile(
@@ -54,10 +58,11 @@ def label(prs):
 class File:
     """One file of the change: the CPython ``path`` it affects, its ``source``, its PR."""
 
-    def __init__(self, path, source, pr="fix"):
+    def __init__(self, path, source, pr="fix", onto=None):
         self.path = path
         self.source = Path(source)
         self.pr = pr
+        self.onto = onto    # "3.15" for a diff written against 3.15's file
         self.is_diff = self.source.name.endswith(".diff")
 
     @property
@@ -80,11 +85,12 @@ def _classify(rel):
     """A File for the repository file REL (a posix path), or a reason it is none."""
     match = DIFF_NAME_RE.match(rel)
     if match:
-        return File(match.group("path"), rel, match.group("pr"))
+        return File(match.group("path"), rel, match.group("pr"), match.group("onto"))
     if rel.endswith(".diff"):
         return ("%s: a diff must say its PR: %s.fix.diff (against 3.13.5), "
                 "%s.flag.diff (against 3.13.5 + fix) or %s.feature.diff (against "
-                "3.13.5 + fix + flag)" % (rel, rel[:-5], rel[:-5], rel[:-5]))
+                "3.13.5 + fix + flag), or, written against a newer base X.Y's file, "
+                "%s.PR.X.Y.diff" % (rel, rel[:-5], rel[:-5], rel[:-5], rel[:-5]))
     name = NEWS_NAME_RE.match(rel.rsplit("/", 1)[-1])
     if rel.startswith(NEWS_DIR) and name and name.group("nonce") in PRS:
         return File(rel, rel, name.group("nonce"))
@@ -123,6 +129,18 @@ def collect(repo, prs=ALL):
     for item in files:
         if item.is_diff:
             check_header(item)
+    primaries = {(f.path, f.pr) for f in files if f.is_diff and not f.onto}
+    for item in files:
+        if item.is_diff and item.onto and (item.path, item.pr) not in primaries:
+            problems.append("%s: written against %s, but %s.%s.diff, the same PR against "
+                            "3.13.5, is missing" % (item.source.name, item.onto,
+                                                    item.path, item.pr))
+        elif item.is_diff and item.onto and any(
+                f is not item and f.onto and (f.path, f.pr) == (item.path, item.pr)
+                for f in files):
+            problems.append("%s: one newer base's diff per file and PR" % item.source.name)
+    if problems:
+        raise ToolError("the change is not laid out as its PRs:\n  " + "\n  ".join(problems))
     chosen = [f for f in files if f.pr in prs]
     if not chosen:
         raise ToolError("the %s PR has no files under %s" % (label(prs), repo))
@@ -130,12 +148,17 @@ def collect(repo, prs=ALL):
 
 
 def diffs_by_path(files):
-    """{CPython path: [its diffs, in the order they apply]} of FILES' diffs."""
+    """{CPython path: [its diffs, in the order they apply]} of FILES' 3.13.5 diffs."""
     found = {}
     for item in files:
-        if item.is_diff:
+        if item.is_diff and item.onto is None:
             found.setdefault(item.path, []).append(item)
     return found
+
+
+def variants(files):
+    """{(CPython path, PR): its diff written against a newer base} of FILES."""
+    return {(item.path, item.pr): item for item in files if item.is_diff and item.onto}
 
 
 def check_header(item):

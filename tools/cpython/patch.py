@@ -16,9 +16,11 @@ diffs carried onto it by the 3-way merge), everything else against
 lines name the newest base's blobs for Lib/ and 3.13.5's for the rest,
 which is what lets `git am -3` merge them in a CPython clone whose main has
 moved on.  Checked here: `git am` of the three onto B gives commit 3's
-tree; `git am -3` of them onto A merges without a conflict; and 0001 alone goes
-onto every newer base's Lib files (3.14's and 3.15's: the fix is a bug fix,
-backported to both), by `git am`, else by `git am -3`, said which.
+tree; `git am -3` of 0001 onto A merges without a conflict; and 0001 alone
+goes onto every newer base's Lib files (3.14's and 3.15's: the fix is a bug
+fix, backported to both), by `git am`, else by `git am -3`, said which.
+0002 and 0003 are for main only: 0002 is written against 3.15's
+Flag._missing_ (Lib/enum.py.flag.3.15.diff), which 3.13.5's lacks.
 
 The whatsnew entries are not in the patches: they belong in main's newest
 whatsnew file (3.16), which no base here has, so each PR's description
@@ -210,10 +212,11 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         git("am", "-q", *series, cwd=tree, env=env)
         if tree_of("HEAD") != want:
             raise ToolError("git am of the series onto its base did not reproduce the change")
+        # 0001 goes to the released branches too: onto 3.13.5's own files.
         git("checkout", "-q", "--detach", released, cwd=tree, env=env)
-        am = git("am", "-3", *series, cwd=tree, env=env, check=False)
+        am = git("am", "-3", series[0], cwd=tree, env=env, check=False)
         if am.returncode != 0:
-            raise ToolError("git am -3 of the series onto pristine %s failed:\n%s"
+            raise ToolError("git am -3 of 0001 onto pristine %s failed:\n%s"
                             % (source.version, am.stdout))
         for other in newer:
             how = fix_onto(tree, env, released, other, lib, series[0])
@@ -231,8 +234,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
             say("  %s %s against %s%s (blob %s)" % (number, path, origin,
                                                    "".join(" + " + e for e in earlier),
                                                    blob[:12]))
-    say("%s %s: git am onto its base reproduces the change; git am -3 onto pristine "
-        "%s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
+    say("%s %s: git am onto its base reproduces the change; git am -3 of 0001 onto "
+        "pristine %s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
                           ", ".join(p.name for p in written), source.version))
     return written
 
