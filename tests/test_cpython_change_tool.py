@@ -1270,6 +1270,13 @@ class SeriesTests(Fixture):
         self.assertIn("fix.pr.md: unfilled field {fix_issue}", str(caught.exception))
         self.assertFalse(self.out.exists())
 
+    def test_a_pr_description_over_400_words_is_refused(self):
+        texts_dir = make_texts(self.tmp / "long", **{"flag.pr.md": "word " * 401 + "\n"})
+        with self.assertRaises(ToolError) as caught:
+            self.series(texts_dir=texts_dir)
+        self.assertIn("the flag PR's description is 401 words filled", str(caught.exception))
+        self.assertFalse(self.out.exists())
+
     def test_other_patches_in_the_directory_are_refused(self):
         write(self.out, "mine.patch", "x\n")
         with self.assertRaises(ToolError) as caught:

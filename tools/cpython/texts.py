@@ -79,10 +79,25 @@ def read(pr, kind, texts=TEXTS):
     return path.read_text(encoding="utf-8")
 
 
+# A PR description is read in full by a reviewer: the evidence, tables and
+# history go in the issue text.
+PR_WORDS = 400
+
+
 def filled_texts(fields, texts=TEXTS, prs=PRS):
-    """{(pr, kind): filled text} for every text of PRS."""
-    return {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
-            for pr in prs for kind in KINDS}
+    """{(pr, kind): filled text} for every text of PRS.
+
+    ToolError if a PR description, filled, is longer than PR_WORDS words.
+    """
+    filled = {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
+              for pr in prs for kind in KINDS}
+    for pr in prs:
+        words = len(filled[(pr, "pr.md")].split())
+        if words > PR_WORDS:
+            raise ToolError("the %s PR's description is %d words filled; a PR description is "
+                            "at most %d (move the evidence to %s.issue.md)"
+                            % (pr, words, PR_WORDS, pr))
+    return filled
 
 
 def whatsnew_markdown(carriers, author_name, standin, issue):
