@@ -36,7 +36,7 @@ sys.path.insert(0, str(TOOLS))
 
 import cpython_change  # noqa: E402
 import debian_root  # noqa: E402
-from cpython import base, build, patch  # noqa: E402
+from cpython import base, build, patch, util  # noqa: E402
 from cpython.util import ToolError, locked, sha256_file  # noqa: E402
 
 AUTHOR = 'Ada Lovelace <ada@lovelace.dev>'
@@ -383,9 +383,11 @@ class LockWaitTests(Scratch):
 
         The holder lets go once SAID() shows that TAKE waits; returns its pid.
         """
-        script = self.tmp / 'hold.py'
+        # Named so that its command line, as the message shows it (cut at
+        # 100 characters), names it even after a long interpreter path.
+        script = self.tmp / 'lock-holder-mark.py'
         script.write_text(HOLDER)
-        holder = subprocess.Popen([sys.executable, str(script), 'lock-holder-mark', str(path)],
+        holder = subprocess.Popen([sys.executable, str(script), 'mark', str(path)],
                                   stdout=subprocess.PIPE, universal_newlines=True)
         self.addCleanup(holder.stdout.close)
         self.addCleanup(holder.wait)
@@ -414,7 +416,7 @@ class LockWaitTests(Scratch):
             pid = self.wait_behind_a_holder(path, take, out.getvalue)
         said = out.getvalue()
         self.assertIn('waiting for the lock %s, held by process %d (' % (path, pid), said)
-        self.assertIn('lock-holder-mark', said)
+        self.assertIn('lock-holder-mark.py', said)
         self.assertIn('took the lock %s after waiting' % path, said)
 
     def test_the_debian_roots_lock_says_so_too(self):
@@ -548,6 +550,30 @@ class SignalTests(Scratch):
     def test_sigterm_during_side_by_side_jobs_ends_them_and_cleans_up(self):
         made = self.stopped(STOPPED_JOBS)
         self.assertTrue(made.parts[0].startswith('cpython-change-'), made)
+
+    def test_a_signal_held_is_raised_at_the_next_safe_point_and_not_before(self):
+        # What join() and Thread.start() rely on: inside held() the handler
+        # notes the signal; it is raised by raise_pending() or the block's end.
+        previous = signal.getsignal(signal.SIGTERM)
+        self.addCleanup(signal.signal, signal.SIGTERM, previous)
+        for point in ('raise_pending', 'end of block'):
+            with self.subTest(point):
+                signal.signal(signal.SIGTERM, util.stop)
+                reached = []
+                with self.assertRaises(util.Stopped) as caught:
+                    with util.held():
+                        util.stop(signal.SIGTERM, None)
+                        reached.append('after the signal')
+                        if point == 'raise_pending':
+                            util.raise_pending()
+                        reached.append('past the safe point')
+                self.assertEqual(caught.exception.args, (signal.SIGTERM,))
+                self.assertEqual(reached, ['after the signal'] + (
+                    ['past the safe point'] if point == 'end of block' else []))
+                # the handler gave way to the default: a second one ends the run
+                self.assertEqual(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
+        with self.assertRaises(util.Stopped):
+            util.stop(signal.SIGTERM, None)  # outside held(): at once
 
 
 if __name__ == '__main__':

@@ -54,8 +54,8 @@ from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
 from cpython.base import RUN_DIR, Interpreter, SourceBase
-from cpython.util import (ToolError, cache_dir, join, say, short_key, side_by_side,
-                          wind_down)
+from cpython.util import (Stopped, Thread, ToolError, cache_dir, join, say, short_key,
+                          side_by_side, stop, wind_down)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 ENUMS = (change.FIX, change.FLAG, change.ALL)  # what each base is proven with
@@ -349,7 +349,7 @@ def cmd_all(run):
              ("typeshed stubtest", cmd_typeshed), ("patch (proof)", cmd_patch_proof)]
     run.args.base = run.args.lib_base = None
     # The root is made (once; minutes of downloads) while 3.13.5 builds.
-    root = threading.Thread(target=lambda: _quietly(run.newer))
+    root = Thread(target=lambda: _quietly(run.newer))
     root.start()
     results, failed = [], False
     with tempfile.TemporaryDirectory(prefix="cpython-change-") as snapshot:
@@ -468,15 +468,6 @@ def make_parser():
     return parser
 
 
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP: the run unwinds, its temporary directories removed on the way."""
-
-
-def _stop(signum, frame):
-    signal.signal(signum, signal.SIG_DFL)  # a second one ends the run at once
-    raise Stopped(signum)
-
-
 def main(argv=None):
     args = make_parser().parse_args(argv)
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
@@ -491,14 +482,14 @@ def main(argv=None):
                if signal.getsignal(s) == signal.SIG_DFL
                and threading.current_thread() is threading.main_thread()]
     for signum in handled:
-        signal.signal(signum, _stop)
+        signal.signal(signum, stop)
     try:
         return args.func(Run(args)) or 0
     except ToolError as error:
         print("error: %s" % error, file=sys.stderr)
         return 1
-    except Stopped as stop:
-        signum = stop.args[0]
+    except Stopped as stopped:
+        signum = stopped.args[0]
         if not wind_down(signum):
             print("error: stopped by %s; jobs that did not end were left as they were"
                   % signal.Signals(signum).name, file=sys.stderr, flush=True)

@@ -21,11 +21,10 @@ configuration pins).  Then:
 import collections
 import re
 import shutil
-import threading
 import time
 from pathlib import Path
 
-from . import whatsnew
+from . import util, whatsnew
 from .util import ToolError, clean_env, git, locked, run, run_live, run_logged, say, \
     sha256_file, short_key
 
@@ -161,7 +160,7 @@ class Html:
 
     def __init__(self, stock_python, patched_python, cache, jobs=2):
         self.results = {}
-        self.threads = [threading.Thread(target=self._build, args=(kind, python, cache, jobs))
+        self.threads = [util.Thread(target=self._build, args=(kind, python, cache, jobs))
                         for kind, python in (("stock", stock_python),
                                              ("patched", patched_python))]
         for thread in self.threads:
@@ -178,7 +177,7 @@ class Html:
 
     def wait(self):
         for thread in self.threads:
-            thread.join()
+            util.join(thread)
         for kind in ("stock", "patched"):
             if isinstance(self.results.get(kind), ToolError):
                 raise self.results[kind]
