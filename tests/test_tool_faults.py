@@ -419,6 +419,30 @@ class LockWaitTests(Scratch):
         self.assertIn('lock-holder-mark.py', said)
         self.assertIn('took the lock %s after waiting' % path, said)
 
+    def test_a_lock_held_by_another_step_of_the_same_run_says_so(self):
+        # `all` fetches (apt) while it makes the Debian root (apt) in a thread
+        path = self.tmp / 'apt.lock'
+        out = io.StringIO()
+        holding, release = threading.Event(), threading.Event()
+
+        def hold():
+            with locked(path):
+                holding.set()
+                release.wait(10)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        self.addCleanup(holder.join)
+        self.addCleanup(release.set)
+        holding.wait(10)
+        threading.Timer(0.3, release.set).start()
+        with redirect_stdout(out):
+            with locked(path):
+                pass
+        said = out.getvalue()
+        self.assertIn('held by another step of this run (process %d ' % os.getpid(), said)
+        self.assertIn('this step goes on when that one lets go', said)
+
     def test_the_debian_roots_lock_says_so_too(self):
         said = []
         path = self.tmp / '.sid-x.lock'

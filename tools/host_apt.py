@@ -94,8 +94,14 @@ def flock_waiting(handle, path, tell):
     except BlockingIOError:
         pass
     started = time.monotonic()
-    tell('waiting for the lock %s, held by %s; this run goes on when that one lets go'
-         % (path, lock_holder(handle)))
+    holder = lock_holder(handle)
+    if holder.startswith('process %d ' % os.getpid()):
+        # flock is per open file: another thread of this run holds it.
+        tell('waiting for the lock %s, held by another step of this run (%s); this step '
+             'goes on when that one lets go' % (path, holder))
+    else:
+        tell('waiting for the lock %s, held by %s; this run goes on when that one lets go'
+             % (path, holder))
     fcntl.flock(handle, fcntl.LOCK_EX)
     tell('took the lock %s after waiting %.0f s' % (path, time.monotonic() - started))
 
