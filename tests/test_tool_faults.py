@@ -387,7 +387,9 @@ class LockWaitTests(Scratch):
         # 100 characters), names it even after a long interpreter path.
         script = self.tmp / 'lock-holder-mark.py'
         script.write_text(HOLDER)
-        holder = subprocess.Popen([sys.executable, str(script), 'mark', str(path)],
+        # (by a relative path: the tmp directory's name is not in the way)
+        holder = subprocess.Popen([sys.executable, script.name, 'mark', str(path)],
+                                  cwd=str(self.tmp),
                                   stdout=subprocess.PIPE, universal_newlines=True)
         self.addCleanup(holder.stdout.close)
         self.addCleanup(holder.wait)
