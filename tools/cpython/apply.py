@@ -291,10 +291,11 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
         except ToolError as error:
             problems.append(str(error))
     if bases:
+        newer_diffs = change.variants(files)
         for path, items in to_merge.items():
             what = change.label([i.pr for i in items])
             merged, conflicts, how = merge_change(
-                (tree / path).read_bytes(), bases[path], items, change.variants(files),
+                (tree / path).read_bytes(), bases[path], items, newer_diffs,
                 ["the tree's " + path, "%s %s" % (source.version, path),
                  "the change (%s)" % what])
             problems += ["%s: conflict at %s" % (path, c) for c in conflicts]

@@ -235,8 +235,9 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
                                                    "".join(" + " + e for e in earlier),
                                                    blob[:12]))
     say("%s %s: git am onto its base reproduces the change; git am -3 of 0001 onto "
-        "pristine %s merges it" % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
-                          ", ".join(p.name for p in written), source.version))
+        "pristine %s merges it"
+        % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
+           ", ".join(p.name for p in written), source.version))
     return written
 
 
