@@ -118,6 +118,7 @@ EVERYDAY = [
     ('call_miss', 'everyday E(v) miss', '``try: E(m)`` ``except ValueError``'),
     ('getitem', 'everyday E[k]', '``E[k]``'),
     ('flag_in', 'everyday Flag in', '``c in F``, ``c`` five of 20 flags'),
+    ('flag_in_miss', 'everyday Flag in miss', '``x in F``, ``x`` a bit beyond them'),
     ('flag_call', 'everyday Flag call', '``F(c)``'),
     ('flag_or', 'everyday Flag |', '``F.F0 | F.F3``'),
     ('iteration', 'everyday iteration', '``for member in E: pass``'),
