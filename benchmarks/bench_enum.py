@@ -303,8 +303,8 @@ def everyday_groups():
     for bit in (0, 3, 7, 12, 19):
         composite |= 1 << bit
     ns = {'E': E, 'v': 5, 'm': -1, 'k': 'M5', 'Enum': enum.Enum, 'F': F,
-          'c': composite, 'x': 1 << 20, 'a': F.F0, 'b': F.F3, 'D': {'M%d' % i: i for i in range(10)},
-          'C': type('C', (), {})}
+          'c': composite, 'x': 1 << 20, 'a': F.F0, 'b': F.F3,
+          'D': {'M%d' % i: i for i in range(10)}, 'C': type('C', (), {})}
     statements = [
         Statement('everyday in hit', 'v in E', ns),
         Statement('everyday in miss', 'm in E', ns),
