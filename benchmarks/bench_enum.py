@@ -27,6 +27,9 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   returns its default (``E._bench_floor``, installed here): the least any
   lookup written as such a method can cost;
 * in the value-hit group, the same method as floor beside ``E(v)``;
+* in the name-hit group, a metaclass method whose body is only the member
+  map's subscript (``E._bench_least_name``): the least any from_name that
+  finds its member can cost;
 * in-hit and in-miss: ``v in E`` for every size side by side, so the time at
   10,000 members is compared with the time at 10 measured next to it;
 * flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
@@ -145,6 +148,18 @@ def _floor(cls, value, /, default=None):
     return default
 
 
+if '__getattr__' in vars(type(enum.Enum)):
+    # Up to 3.11 a plain attribute read of an enum class takes the slow way
+    # round EnumType.__getattr__; the backport reads as this does.
+    def _least_name(cls, name, /, default=None):
+        # The one step a name hit cannot do without, and no other: what a
+        # from_name that finds its member costs at the least.
+        return type.__getattribute__(cls, '_member_map_')[name]
+else:
+    def _least_name(cls, name, /, default=None):
+        return cls._member_map_[name]
+
+
 def _floor_function(enum_class, value, /, default=None):
     # A function with the signature of enum_backport_nopatch's that does
     # nothing: what any such function costs to call.
@@ -169,6 +184,7 @@ def lookup_groups(sizes):
     has_lookups = hasattr(type(enum.Enum), 'from_value')
     if has_lookups:
         type(enum.Enum)._bench_floor = _floor
+        type(enum.Enum)._bench_least_name = _least_name
     has_in = has_value_checking_in()
     enums = {size: make_enum(size) for size in set(sizes) | set(PEER_SIZES)}
     groups = []
@@ -203,6 +219,7 @@ def lookup_groups(sizes):
                 Statement('E[name] hit' + tag, 'E[k]', ns),
                 Statement('getattr hit' + tag, 'getattr(E, k, None)', ns),
                 Statement('floor name hit' + tag, 'E._bench_floor(k)', ns),
+                Statement('least name hit' + tag, 'E._bench_least_name(k)', ns),
             ]))
             groups.append(('name-miss' + tag, [
                 Statement('from_name miss default' + tag,

@@ -7,8 +7,8 @@ analyses returned.  Targets, limits and floors are targets.py's.
 
 import os
 
-from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, NOPATCH_KINDS, PEER_SIZES,
-                     SIZES, TARGETS, applies, assess, limit_for)
+from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, LEAST, NOPATCH_KINDS,
+                     PEER_SIZES, SIZES, TARGETS, applies, assess, figure, limit_for)
 
 
 def rst_table(header, rows):
@@ -122,6 +122,9 @@ def missed_targets(results):
             if assessment.floor is not None:
                 why = ('; its floor %.2fx, +10%%: %.2fx' % (
                     assessment.floor, assessment.floor * FLOOR_MARGIN))
+            least = figure(res, LEAST[target.key]) if target.key in LEAST else None
+            if least is not None:
+                why += '; the least lookup %.2fx' % least
             lines.append('- %s, %s: %.2f%s (limit %s%s%s)' % (
                 label, target.heading, assessment.value, unit,
                 fmt_limit(target, assessment.used), unit if target.kind != 'within' else '',
@@ -241,6 +244,7 @@ def ratio_table(results):
         ('name_hit', 'fn hit / E[k]'),
         ('name_getattr', 'fn hit / getattr'),
         ('floor_name_hit', 'floor / E[k]'),
+        ('least_name_hit', 'least / E[k]'),
         ('name_miss', 'fn miss / try E[k]'),
         ('floor_name_miss', 'floor / try E[k]'),
     ]
@@ -377,7 +381,9 @@ def render_details(results):
     return '\n'.join([
         'Paired ratios, size by size ("floor": a metaclass method with the',
         'same signature that only returns its default, timed beside the same',
-        'statement; the least any lookup written as such a method costs):',
+        'statement; the least any lookup written as such a method costs;',
+        '"least": one whose body is only the member map\'s subscript, the least',
+        'a from_name that finds its member costs):',
         '',
         ratio_table(results),
         '',

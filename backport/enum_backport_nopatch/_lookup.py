@@ -320,7 +320,10 @@ def _lookups(checked):
                     missing = None
                 if (
                     missing is not _STOCK_ENUM_MISSING
-                    or isinstance(value, cls)
+                    or (
+                        (type(value) is not int and type(value) is not str)
+                        or type(cls) is not _EnumType
+                    ) and isinstance(value, cls)
                     or (
                         cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
                         else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
