@@ -91,6 +91,24 @@ print(json.dumps({'native': native, 'twice': twice, 'seen': seen, 'errors': erro
 '''
 
 
+# Run in a fresh interpreter: record each time a thread takes a module's
+# import lock that it already holds, while enum_backport (and with it
+# enum_backport_nopatch) is imported.  Prints one JSON line.
+REENTRY = r'''
+import _frozen_importlib as bootstrap, _thread, json
+acquire = bootstrap._ModuleLock.acquire
+again = []
+def recording(lock):
+    if lock.owner == _thread.get_ident():
+        again.append(lock.name)
+    return acquire(lock)
+bootstrap._ModuleLock.acquire = recording
+import enum_backport
+bootstrap._ModuleLock.acquire = acquire
+print(json.dumps({'new_check': hasattr(bootstrap, '_has_deadlocked'), 'again': again}))
+'''
+
+
 def child_environment():
     """This process's environment, with enum_backport's directory on PYTHONPATH."""
     env = dict(os.environ)
@@ -109,6 +127,27 @@ def child_environment():
 class ConcurrentImportTests(unittest.TestCase):
 
     RUNS = 5   # fresh interpreters; a race has several chances to show
+
+    def test_import_does_not_take_its_own_lock_again(self):
+        # Up to 3.11 importlib's deadlock check follows the chain of locks
+        # that threads wait for; a thread taking a lock it already holds (as
+        # `from . import x` in a package's __init__ does) makes that chain a
+        # loop, in which a thread waiting for the same import spins for ever
+        # (bpo-38091).  3.12's check (gh-91351) keeps track of where it has
+        # been, and 3.14 takes a package's lock again on purpose.
+        env, found = child_environment()
+        if not found:
+            self.skipTest('enum_backport is not importable here (Python %s has '
+                          'EnumType.from_value natively)' % sys.version.split()[0])
+        child = subprocess.run([sys.executable, '-c', REENTRY], env=env,
+                               capture_output=True, text=True, timeout=120)
+        self.assertEqual(child.returncode, 0, child.stderr)
+        report = json.loads(child.stdout.strip().splitlines()[-1])
+        if report['new_check']:
+            self.skipTest("importlib's deadlock check is 3.12's (gh-91351)")
+        ours = [name for name in report['again']
+                if name.split('.')[0] in ('enum_backport', 'enum_backport_nopatch')]
+        self.assertEqual(ours, [])
 
     def test_eight_threads_import_at_once(self):
         env, found = child_environment()

@@ -17,10 +17,17 @@ those of `enum_backport_nopatch`, which a library imports instead of this
 package to have them without patching anything.
 """
 
+import importlib
+
 from enum_backport_nopatch import contains, from_name, from_value
 from enum_backport_nopatch import _lookup  # noqa: F401  (enum_backport._lookup, as before)
 
-from . import _patch
+# Not `from . import _patch`: on 3.8 to 3.11 that takes this package's
+# import lock a second time while the package initializes, and a thread
+# waiting for the same import can then spin for ever in importlib's
+# deadlock check (bpo-38091; the check was rewritten in 3.12, gh-91351).
+# import_module() locks only the submodule.
+_patch = importlib.import_module('enum_backport._patch')
 
 __all__ = ['from_value', 'from_name', 'contains', 'PATCHED']
 __version__ = '1.0.0'

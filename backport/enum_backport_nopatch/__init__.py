@@ -23,9 +23,12 @@ The lookups live here, in `_lookup`, a module that patches nothing;
 """
 
 import enum
+import importlib
 from typing import TYPE_CHECKING, Any, Callable, Type, TypeVar, Union, overload
 
-from . import _lookup
+# Not `from . import _lookup`, which on 3.8 to 3.11 can hang threads that
+# import this package at once (see enum_backport/__init__.py).
+_lookup = importlib.import_module('enum_backport_nopatch._lookup')
 
 __all__ = ['from_value', 'from_name', 'contains']
 
