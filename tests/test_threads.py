@@ -128,6 +128,21 @@ class ConcurrentImportTests(unittest.TestCase):
 
     RUNS = 5   # fresh interpreters; a race has several chances to show
 
+    def environment(self):
+        """The child's environment; skips where enum_backport is not importable."""
+        env, found = child_environment()
+        if not found:
+            self.skipTest('enum_backport is not importable here (Python %s has '
+                          'EnumType.from_value natively)' % sys.version.split()[0])
+        return env
+
+    def report(self, script, env):
+        """Run SCRIPT in a fresh interpreter; the JSON line it printed last."""
+        child = subprocess.run([sys.executable, '-c', script], env=env,
+                               capture_output=True, text=True, timeout=120)
+        self.assertEqual(child.returncode, 0, child.stderr)
+        return json.loads(child.stdout.strip().splitlines()[-1])
+
     def test_import_does_not_take_its_own_lock_again(self):
         # Up to 3.11 importlib's deadlock check follows the chain of locks
         # that threads wait for; a thread taking a lock it already holds (as
@@ -135,14 +150,8 @@ class ConcurrentImportTests(unittest.TestCase):
         # loop, in which a thread waiting for the same import spins for ever
         # (bpo-38091).  3.12's check (gh-91351) keeps track of where it has
         # been, and 3.14 takes a package's lock again on purpose.
-        env, found = child_environment()
-        if not found:
-            self.skipTest('enum_backport is not importable here (Python %s has '
-                          'EnumType.from_value natively)' % sys.version.split()[0])
-        child = subprocess.run([sys.executable, '-c', REENTRY], env=env,
-                               capture_output=True, text=True, timeout=120)
-        self.assertEqual(child.returncode, 0, child.stderr)
-        report = json.loads(child.stdout.strip().splitlines()[-1])
+        env = self.environment()
+        report = self.report(REENTRY, env)
         if report['new_check']:
             self.skipTest("importlib's deadlock check is 3.12's (gh-91351)")
         ours = [name for name in report['again']
@@ -150,17 +159,10 @@ class ConcurrentImportTests(unittest.TestCase):
         self.assertEqual(ours, [])
 
     def test_eight_threads_import_at_once(self):
-        env, found = child_environment()
-        if not found:
-            self.skipTest('enum_backport is not importable here (Python %s has '
-                          'EnumType.from_value natively)' % sys.version.split()[0])
+        env = self.environment()
         for run in range(self.RUNS):
             with self.subTest(run=run):
-                child = subprocess.run(
-                    [sys.executable, '-c', IMPORT_RACE % {'threads': THREADS}],
-                    env=env, capture_output=True, text=True, timeout=120)
-                self.assertEqual(child.returncode, 0, child.stderr)
-                report = json.loads(child.stdout.strip().splitlines()[-1])
+                report = self.report(IMPORT_RACE % {'threads': THREADS}, env)
                 self.assertEqual(report['errors'], [])
                 seen = report['seen']
                 self.assertEqual(len(seen), THREADS)
