@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import cpython_change  # noqa: E402
 import debian_root  # noqa: E402
-from cpython import apply, base, build, change, docs, obtain, patch, test, texts  # noqa: E402
+from cpython import apply, base, build, change, docs, obtain, patch, test, texts, util  # noqa: E402
 from cpython import whatsnew  # noqa: E402
 from cpython.util import ToolError, cache_dir, run_live, sha256_file, side_by_side  # noqa: E402
 
@@ -1252,6 +1252,21 @@ class SeriesTests(Fixture):
             self.series(newer=[older])
         self.assertIn("0001 (the fix) does not go onto 3.14.9's Lib files", str(caught.exception))
         self.assertFalse(self.out.exists())
+
+    def test_git_starts_no_automatic_maintenance(self):
+        # git 2.47 and later detach it from `commit` and `am`; in the Debian
+        # root (git 2.55) it wrote into a scratch repository as that was
+        # being deleted, and test_fix_that_cannot_go_onto_a_newer_base_is_refused
+        # failed now and then in rmtree ("Directory not empty").
+        repo = self.tmp / "maintenance"
+        repo.mkdir()
+        env = dict(os.environ, GIT_TRACE="1", GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@b",
+                   GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@b")
+        util.git("init", "-q", cwd=repo, env=env)
+        traced = util.git("commit", "-q", "--allow-empty", "-m", "x", cwd=repo, env=env).stdout
+        self.assertIn("built-in: git commit", traced)   # the trace is there to read
+        self.assertNotIn("maintenance run", traced)
+        self.assertNotIn("gc --auto", traced)
 
     def test_unfilled_or_unknown_fields_are_refused_and_nothing_written(self):
         for text, said in (("Hello {reviewer}.\n", "unknown field {reviewer}"),

@@ -217,11 +217,16 @@ def require_program(name, why):
 def git(*args, cwd=None, env=None, check=True, input=None, binary=False):
     """Run git with nobody's configuration (hooks, signing, autocrlf) in the way.
 
+    No automatic maintenance either: from git 2.47 `commit` and `am` start
+    `git maintenance run --auto --detach`, which may still be writing into a
+    scratch repository's .git/objects while that is deleted (rmtree then
+    fails, "Directory not empty").
+
     BINARY returns the CompletedProcess with stdout as bytes, stderr apart.
     """
     env = dict(env or os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
-    cmd = ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false"] + [
-        str(a) for a in args]
+    cmd = ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false",
+           "-c", "maintenance.auto=false", "-c", "gc.auto=0"] + [str(a) for a in args]
     if not binary:
         return run(cmd, cwd=cwd, env=env, check=check, input=input)
     proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
