@@ -237,13 +237,9 @@ def snapshot(root):
 
 def git(tree, *args):
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid",
-               GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
-    # No automatic maintenance, as util.git (see its test below).
-    return subprocess.run(["git", "-c", "maintenance.auto=false", "-c", "gc.auto=0"]
-                          + list(args), cwd=str(tree), env=env, check=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True).stdout
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    # The tool's own wrapper: nobody's configuration, no automatic maintenance.
+    return util.git(*args, cwd=str(tree), env=env).stdout
 
 
 class FakeBase:
