@@ -134,6 +134,34 @@ class LookupTest(unittest.TestCase):
             self.assertIs(Color.from_value(member), member)
         self.assertIs(Color.from_value(Color.CRIMSON), Color.RED)
 
+    def test_an_object_that_only_claims_the_class_is_not_a_member(self):
+        # isinstance() accepts it through __class__ (as it accepts a
+        # unittest.mock.Mock(spec=Color)) or through the metaclass's
+        # __instancecheck__; the constructor asks for the exact type, and
+        # from_value returns members only, the default otherwise.
+        class Impostor:
+            __class__ = Color
+
+        class Claiming(type(Enum)):
+            def __instancecheck__(cls, value):
+                return isinstance(value, (int, str)) or super().__instancecheck__(value)
+
+        class Claimed(Enum, metaclass=Claiming):
+            ONLY = 1
+
+        impostor = Impostor()
+        self.assertIs(isinstance(impostor, Color), True)
+        self.assertIs(Color.from_value(impostor, None), None)
+        with self.assertRaises(ValueError) as caught:
+            Color.from_value(impostor)
+        self.assertEqual(str(caught.exception), not_valid(impostor, Color))
+        self.assertIs(isinstance(5, Claimed), True)
+        for probe in (5, 'ONLY'):
+            with self.subTest(probe=probe):
+                self.assertIs(Claimed.from_value(probe, Sentinel), Sentinel)
+        self.assertIs(Claimed.from_value(1), Claimed.ONLY)
+        self.assertIs(Claimed.from_value(Claimed.ONLY), Claimed.ONLY)
+
     def test_value(self):
         self.assertIs(Color.from_value(1), Color.RED)
         self.assertIs(Color.from_value(2), Color.GREEN)

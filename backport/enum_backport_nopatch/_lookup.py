@@ -172,7 +172,10 @@ def _search(cls, value, hashable, reraise):
     a miss.  A ValueError from `_missing_` is a miss too, re-raised when
     `reraise` is true.
     """
-    if isinstance(value, cls):
+    if type(value) is cls:
+        # A member (as the constructor asks: an object that only claims the
+        # class, through ``__class__`` or the metaclass's
+        # ``__instancecheck__``, is not one).
         return value
     if not hashable or _may_have_unhashable_values(cls):
         member = _equal_member(cls, value, hashable)
@@ -278,10 +281,7 @@ def _lookups(checked):
                     missing = None
                 if (
                     missing is not _STOCK_ENUM_MISSING
-                    or (
-                        (type(value) is not int and type(value) is not str)
-                        or type(cls) is not _EnumType
-                    ) and isinstance(value, cls)
+                    or type(value) is cls
                     or (
                         _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
                         else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
@@ -320,10 +320,7 @@ def _lookups(checked):
                     missing = None
                 if (
                     missing is not _STOCK_ENUM_MISSING
-                    or (
-                        (type(value) is not int and type(value) is not str)
-                        or type(cls) is not _EnumType
-                    ) and isinstance(value, cls)
+                    or type(value) is cls
                     or (
                         cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
                         else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
