@@ -345,12 +345,15 @@ def _lookups(checked):
             if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
                             else type(cls) is not _EnumType):
                 _first_sight('from_name', cls)
+            # Here `in` and a subscript cost less than calling get(), which
+            # is looked up as a method first: a miss costs one lookup and a
+            # hit two (a str keeps its hash, so it hashes once).
+            member_map = _read(cls, '_member_map_')
             try:
-                member = _read(cls, '_member_map_').get(name)
+                if name in member_map:
+                    return member_map[name]
             except TypeError:
-                member = None
-            if member is not None:
-                return member
+                pass
             if default is NOT_GIVEN:
                 raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
             return default
