@@ -27,9 +27,10 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   returns its default (``E._bench_floor``, installed here): the least any
   lookup written as such a method can cost;
 * in the value-hit group, the same method as floor beside ``E(v)``;
-* in the name-hit group, a metaclass method whose body is only the member
-  map's subscript (``E._bench_least_name``): the least any from_name that
-  finds its member can cost;
+* in the hit groups, a metaclass method whose body is only the subscript of
+  the value map (``E._bench_least_value``) or the member map
+  (``E._bench_least_name``): the least any from_value or from_name that
+  finds its member can cost, and so the floor of a hit;
 * in-hit and in-miss: ``v in E`` for every size side by side, so the time at
   10,000 members is compared with the time at 10 measured next to it;
 * flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
@@ -151,11 +152,18 @@ def _floor(cls, value, /, default=None):
 if '__getattr__' in vars(type(enum.Enum)):
     # Up to 3.11 a plain attribute read of an enum class takes the slow way
     # round EnumType.__getattr__; the backport reads as this does.
+    def _least_value(cls, value, /, default=None):
+        # The one step a value hit cannot do without, and no other: what a
+        # from_value that finds its member costs at the least.
+        return type.__getattribute__(cls, '_value2member_map_')[value]
+
     def _least_name(cls, name, /, default=None):
-        # The one step a name hit cannot do without, and no other: what a
-        # from_name that finds its member costs at the least.
+        # The same for a name hit and from_name.
         return type.__getattribute__(cls, '_member_map_')[name]
 else:
+    def _least_value(cls, value, /, default=None):
+        return cls._value2member_map_[value]
+
     def _least_name(cls, name, /, default=None):
         return cls._member_map_[name]
 
@@ -184,6 +192,7 @@ def lookup_groups(sizes):
     has_lookups = hasattr(type(enum.Enum), 'from_value')
     if has_lookups:
         type(enum.Enum)._bench_floor = _floor
+        type(enum.Enum)._bench_least_value = _least_value
         type(enum.Enum)._bench_least_name = _least_name
     has_in = has_value_checking_in()
     enums = {size: make_enum(size) for size in set(sizes) | set(PEER_SIZES)}
@@ -202,6 +211,7 @@ def lookup_groups(sizes):
                 Statement('from_value hit' + tag, 'E.from_value(v)', ns),
                 Statement('E(v) hit' + tag, 'E(v)', ns),
                 Statement('floor value hit' + tag, 'E._bench_floor(v)', ns),
+                Statement('least value hit' + tag, 'E._bench_least_value(v)', ns),
             ]))
             groups.append(('value-miss' + tag, [
                 Statement('from_value miss default' + tag,

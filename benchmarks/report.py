@@ -7,7 +7,7 @@ analyses returned.  Targets, limits and floors are targets.py's.
 
 import os
 
-from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, LEAST, NOPATCH_KINDS,
+from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, NOPATCH_KINDS,
                      PEER_SIZES, SIZES, TARGETS, applies, assess, figure, limit_for)
 
 
@@ -122,9 +122,6 @@ def missed_targets(results):
             if assessment.floor is not None:
                 why = ('; its floor %.2fx, +10%%: %.2fx' % (
                     assessment.floor, assessment.floor * FLOOR_MARGIN))
-            least = figure(res, LEAST[target.key]) if target.key in LEAST else None
-            if least is not None:
-                why += '; the least lookup %.2fx' % least
             lines.append('- %s, %s: %.2f%s (limit %s%s%s)' % (
                 label, target.heading, assessment.value, unit,
                 fmt_limit(target, assessment.used), unit if target.kind != 'within' else '',
@@ -239,6 +236,7 @@ def ratio_table(results):
     columns = [
         ('value_hit', 'fv hit / E(v)'),
         ('floor_value_hit', 'floor / E(v)'),
+        ('least_value_hit', 'least / E(v)'),
         ('value_miss', 'fv miss / try E(v)'),
         ('floor_value_miss', 'floor / try E(v)'),
         ('name_hit', 'fn hit / E[k]'),
@@ -314,8 +312,11 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
         '',
         'Floors ("floor": the same statement made by a metaclass method, or a',
         'function, that only returns its default, or a metaclass ``__contains__``',
-        'that only returns False, timed beside the same denominator): the floor,',
-        'then the floor plus 10%, and the limit it replaces where it is higher:',
+        'that only returns False; for fv hit and fn hit, by a metaclass method',
+        'whose body is only the subscript of the value map or the member map,',
+        'as a hit must find its member: "least" in the size-by-size table;',
+        'timed beside the same denominator): the floor, then the floor plus',
+        '10%, and the limit it replaces where it is higher:',
         '',
         floors_table(results),
     ]
@@ -382,8 +383,9 @@ def render_details(results):
         'Paired ratios, size by size ("floor": a metaclass method with the',
         'same signature that only returns its default, timed beside the same',
         'statement; the least any lookup written as such a method costs;',
-        '"least": one whose body is only the member map\'s subscript, the least',
-        'a from_name that finds its member costs):',
+        '"least": one whose body is only the value map\'s or the member map\'s',
+        'subscript, the least a from_value or from_name that finds its member',
+        'costs, and the floor of fv hit and fn hit):',
         '',
         ratio_table(results),
         '',
