@@ -133,6 +133,21 @@ class FromNameTest(unittest.TestCase):
                     Color.from_name(name)
                 self.assertEqual(str(cm.exception), not_valid_name(name, Color))
 
+    def test_a_name_equal_to_a_member_s_name_only_once(self):
+        # Its second comparison says it is not: whatever a lookup makes of
+        # it, from_name answers with the member or the default, never with
+        # the KeyError of a second lookup.
+        class Fickle(str):
+            asked = 0
+            __hash__ = str.__hash__
+
+            def __eq__(self, other):
+                self.asked += 1
+                return self.asked == 1 and str.__eq__(self, other)
+
+        sentinel = Sentinel('default')
+        self.assertIn(Color.from_name(Fickle('GREEN'), sentinel), (Color.GREEN, sentinel))
+
     def test_memberless(self):
         sentinel = Sentinel('default')
         classes = [Enum, IntEnum, Flag, IntFlag, Empty]

@@ -135,10 +135,12 @@ class LookupTest(unittest.TestCase):
         self.assertIs(Color.from_value(Color.CRIMSON), Color.RED)
 
     def test_an_object_that_only_claims_the_class_is_not_a_member(self):
-        # isinstance() accepts it through __class__ (as it accepts a
-        # unittest.mock.Mock(spec=Color)) or through the metaclass's
-        # __instancecheck__; the constructor asks for the exact type, and
-        # from_value returns members only, the default otherwise.
+        # isinstance() accepts each probe below, through __class__ (as it
+        # accepts a unittest.mock.Mock(spec=Color)), through the metaclass's
+        # __instancecheck__, or as a member of a subclass asked of its
+        # memberless base; the constructor takes a probe for a member only
+        # if its type is exactly the class, and so does from_value: these
+        # are looked up as values, and missed.
         class Impostor:
             __class__ = Color
 
@@ -149,18 +151,31 @@ class LookupTest(unittest.TestCase):
         class Claimed(Enum, metaclass=Claiming):
             ONLY = 1
 
-        impostor = Impostor()
-        self.assertIs(isinstance(impostor, Color), True)
-        self.assertIs(Color.from_value(impostor, None), None)
-        with self.assertRaises(ValueError) as caught:
-            Color.from_value(impostor)
-        self.assertEqual(str(caught.exception), not_valid(impostor, Color))
-        self.assertIs(isinstance(5, Claimed), True)
-        for probe in (5, 'ONLY'):
-            with self.subTest(probe=probe):
-                self.assertIs(Claimed.from_value(probe, Sentinel), Sentinel)
+        class Base(Enum):
+            def describe(self):
+                return self.name
+
+        class Sub(Base):
+            X = 1
+
+        cases = [(Color, Impostor()), (Claimed, 5), (Claimed, 'ONLY'),
+                 (Base, Sub.X), (Enum, Color.RED)]
+        for cls, probe in cases:
+            with self.subTest(cls=cls, probe=probe):
+                self.assertIs(isinstance(probe, cls), True)
+                self.assertIs(cls.from_value(probe, Sentinel), Sentinel)
+                with self.assertRaises(ValueError) as caught:
+                    cls.from_value(probe)
+                self.assertEqual(str(caught.exception), not_valid(probe, cls))
+                if cls._member_map_:
+                    # (a memberless class's constructor raises TypeError
+                    # from 3.11 on: "has no members defined")
+                    with self.assertRaises(ValueError):
+                        cls(probe)
         self.assertIs(Claimed.from_value(1), Claimed.ONLY)
         self.assertIs(Claimed.from_value(Claimed.ONLY), Claimed.ONLY)
+        self.assertIs(Base.from_value(Sub.X, None), None)
+        self.assertIs(Sub.from_value(Sub.X), Sub.X)
 
     def test_value(self):
         self.assertIs(Color.from_value(1), Color.RED)

@@ -123,6 +123,12 @@ PROBES = [0, 1, 2, 3, 5, 7, 8, 64, 65, 120, -1, -2, -56, 1.0, True, 'RED', 'R', 
           Unhashable(), BadHash()]
 
 
+def impostor(cls):
+    """An object that isinstance() takes for a member of `cls`, through __class__."""
+    return type('Impostor', (), {'__class__': cls,
+                                 '__repr__': lambda self: '<impostor>'})()
+
+
 def outcome(call):
     """What `call()` gives, as text that two runs can compare."""
     try:
@@ -136,7 +142,7 @@ def answers(by_functions):
     default = object()
     results = []
     for cls in make_classes():
-        probes = PROBES + list(cls) + [member.name for member in cls]
+        probes = PROBES + list(cls) + [member.name for member in cls] + [impostor(cls)]
         for probe in probes:
             if by_functions:
                 value = outcome(lambda: from_value(cls, probe))

@@ -347,12 +347,14 @@ def _lookups(checked):
                 _first_sight('from_name', cls)
             # Here `in` and a subscript cost less than calling get(), which
             # is looked up as a method first: a miss costs one lookup and a
-            # hit two (a str keeps its hash, so it hashes once).
+            # hit two (an exact str caches its hash, so it hashes once).  A
+            # name that is not equal to itself the second time (its __eq__
+            # or __hash__ says so) is a miss rather than a KeyError.
             member_map = _read(cls, '_member_map_')
             try:
                 if name in member_map:
                     return member_map[name]
-            except TypeError:
+            except (TypeError, KeyError):
                 pass
             if default is NOT_GIVEN:
                 raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
