@@ -23,10 +23,11 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
 * name-hit: ``E.from_name(k)`` beside ``E[k]`` and ``getattr(E, k, None)``;
 * name-miss: ``E.from_name(x, None)`` beside ``try: E[x]`` with
   ``except KeyError``;
-* in the last three, a metaclass method with the same signature that only
-  returns its default (``E._bench_floor``, installed here): the least any
-  lookup written as such a method can cost;
-* in the value-hit group, the same method as floor beside ``E(v)``;
+* in every one of these four, a metaclass method with the same signature
+  that only returns its default (``E._bench_floor``, installed here): the
+  least any lookup written as such a method can cost, the floor of the
+  misses (beside a hit it is shown, "empty", but a hit cannot be that
+  cheap);
 * in the hit groups, a metaclass method whose body is only the subscript of
   the value map (``E._bench_least_value``) or the member map
   (``E._bench_least_name``): the least any from_value or from_name that
@@ -151,15 +152,18 @@ def _floor(cls, value, /, default=None):
 
 if '__getattr__' in vars(type(enum.Enum)):
     # Up to 3.11 a plain attribute read of an enum class takes the slow way
-    # round EnumType.__getattr__; the backport reads as this does.
+    # round EnumType.__getattr__; the backport reads as these do, with
+    # type.__getattribute__ bound to a global once.
+    _read = type.__getattribute__
+
     def _least_value(cls, value, /, default=None):
         # The one step a value hit cannot do without, and no other: what a
         # from_value that finds its member costs at the least.
-        return type.__getattribute__(cls, '_value2member_map_')[value]
+        return _read(cls, '_value2member_map_')[value]
 
     def _least_name(cls, name, /, default=None):
         # The same for a name hit and from_name.
-        return type.__getattribute__(cls, '_member_map_')[name]
+        return _read(cls, '_member_map_')[name]
 else:
     def _least_value(cls, value, /, default=None):
         return cls._value2member_map_[value]

@@ -38,14 +38,27 @@ def fmt_limit(target, value):
     return '%.2f' % value
 
 
+def two_figures(value, limit):
+    """`value` and `limit` to two decimals, or to as many more (up to four)
+    as it takes to tell them apart."""
+    places = 2
+    while places < 4 and value != limit and '%.*f' % (places, value) == '%.*f' % (places, limit):
+        places += 1
+    return '%.*f' % (places, value), '%.*f' % (places, limit)
+
+
 # --- the targets --------------------------------------------------------------
 
 def target_cell(target, assessment):
     """'figure / limit', 'f' after a limit re-set at the floor, MISS if not met."""
     if assessment is None:
         return 'n/a'
-    cell = '%.2f / %s%s' % (assessment.value, fmt_limit(target, assessment.used),
-                            'f' if assessment.used != assessment.limit else '')
+    if target.kind == 'within':
+        figure, limit = '%.2f' % assessment.value, fmt_limit(target, assessment.used)
+    else:
+        figure, limit = two_figures(assessment.value, assessment.used)
+    cell = '%s / %s%s' % (figure, limit,
+                          'f' if assessment.used != assessment.limit else '')
     return cell if assessment.met else cell + ' MISS'
 
 
@@ -101,9 +114,10 @@ def floors_table(results):
                 row.append('n/a')
             else:
                 raised = assessment.floor * FLOOR_MARGIN
-                row.append('%.2f (%.2f%s)' % (assessment.floor, raised,
-                                             ' > %.2f' % assessment.limit
-                                             if raised > assessment.limit else ''))
+                shown, limit = two_figures(raised, assessment.limit)
+                row.append('%.2f (%s%s)' % (assessment.floor, shown,
+                                            ' > %s' % limit
+                                            if raised > assessment.limit else ''))
         rows.append(row)
     return rst_table(header, rows)
 
@@ -122,10 +136,13 @@ def missed_targets(results):
             if assessment.floor is not None:
                 why = ('; its floor %.2fx, +10%%: %.2fx' % (
                     assessment.floor, assessment.floor * FLOOR_MARGIN))
-            lines.append('- %s, %s: %.2f%s (limit %s%s%s)' % (
-                label, target.heading, assessment.value, unit,
-                fmt_limit(target, assessment.used), unit if target.kind != 'within' else '',
-                why))
+            if target.kind == 'within':
+                figure, limit = '%.2f' % assessment.value, fmt_limit(target, assessment.used)
+            else:
+                figure, limit = two_figures(assessment.value, assessment.used)
+            lines.append('- %s, %s: %s%s (limit %s%s%s)' % (
+                label, target.heading, figure, unit,
+                limit, unit if target.kind != 'within' else '', why))
     return lines
 
 
@@ -235,13 +252,13 @@ def ratio_table(results):
     """Every paired ratio of the lookups, size by size, with the floors."""
     columns = [
         ('value_hit', 'fv hit / E(v)'),
-        ('floor_value_hit', 'floor / E(v)'),
+        ('floor_value_hit', 'empty / E(v)'),
         ('least_value_hit', 'least / E(v)'),
         ('value_miss', 'fv miss / try E(v)'),
         ('floor_value_miss', 'floor / try E(v)'),
         ('name_hit', 'fn hit / E[k]'),
         ('name_getattr', 'fn hit / getattr'),
-        ('floor_name_hit', 'floor / E[k]'),
+        ('floor_name_hit', 'empty / E[k]'),
         ('least_name_hit', 'least / E[k]'),
         ('name_miss', 'fn miss / try E[k]'),
         ('floor_name_miss', 'floor / try E[k]'),
@@ -380,12 +397,13 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
 
 def render_details(results):
     return '\n'.join([
-        'Paired ratios, size by size ("floor": a metaclass method with the',
-        'same signature that only returns its default, timed beside the same',
-        'statement; the least any lookup written as such a method costs;',
-        '"least": one whose body is only the value map\'s or the member map\'s',
-        'subscript, the least a from_value or from_name that finds its member',
-        'costs, and the floor of fv hit and fn hit):',
+        'Paired ratios, size by size ("floor", and "empty" beside a hit: a',
+        'metaclass method with the same signature that only returns its',
+        'default, timed beside the same statement; the least any lookup written',
+        'as such a method costs, and the floor of the misses; "least": one',
+        'whose body is only the value map\'s or the member map\'s subscript, the',
+        'least a from_value or from_name that finds its member costs, and the',
+        'floor of fv hit and fn hit):',
         '',
         ratio_table(results),
         '',

@@ -6,8 +6,9 @@ limit a target sets on each interpreter, and how a limit that cannot be met
 is re-set: a "floor" statement, timed beside the same denominator, costs the
 least any lookup of that shape can cost (a metaclass method, or a function,
 that only returns its default; a metaclass ``__contains__`` that only
-returns False; for a hit, a metaclass method whose body is only the map's
-subscript, as a hit must at least find its member), and where the floor
+returns False; for fv hit and fn hit, a metaclass method whose body is
+only the map's subscript, as a hit must at least find its member), and
+where the floor
 plus 10% is above the limit, that is the limit.  runner.py measures,
 report.py prints.
 """
