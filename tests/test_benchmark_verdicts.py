@@ -1,0 +1,114 @@
+"""How the benchmark harness turns ratios into verdicts (issue 28).
+
+benchmarks/targets.py sets each target's limit on each interpreter and
+re-sets it at a floor plus 10% where the floor, timed beside the same
+statement, cannot meet it; report.py prints figure and limit.  These tests
+give both made-up ratios: they check the arithmetic and the wording of a
+verdict, not any measurement.  The sdist does not ship benchmarks/, so
+there the module skips (tests/_layout.py).
+"""
+
+import os
+import sys
+import unittest
+
+import _layout
+
+_layout.require('benchmarks')
+
+sys.path.insert(0, os.path.join(_layout.ROOT, 'benchmarks'))
+import report  # noqa: E402
+import targets  # noqa: E402
+from targets import TARGETS_BY_KEY, assess  # noqa: E402
+
+NEW = (3, 12)
+OLD = (3, 9)
+
+
+def results(**ratios_by_key):
+    """One interpreter's results holding `ratios_by_key` (key: {size: ratio})."""
+    return {'lookups': {'ratios': ratios_by_key}}
+
+
+def sizes(*ratios):
+    return dict(zip(targets.SIZES, ratios))
+
+
+class Limits(unittest.TestCase):
+
+    def test_the_limit_depends_on_the_version(self):
+        target = TARGETS_BY_KEY['value_hit']
+        res = results(value_hit=sizes(0.7, 0.7, 0.7, 0.7))
+        self.assertIs(assess(res, target, OLD).met, True)      # 0.8 up to 3.10
+        self.assertIs(assess(res, target, NEW).met, False)     # 0.6 from 3.11
+        self.assertEqual(assess(res, target, (3, 11, 7)).limit, 0.6)
+
+    def test_the_worst_size_decides(self):
+        target = TARGETS_BY_KEY['name_miss']
+        res = results(name_miss=sizes(0.3, 0.3, 0.3, 0.61))
+        assessment = assess(res, target, NEW)
+        self.assertEqual(assessment.value, 0.61)
+        self.assertIs(assessment.met, False)
+
+    def test_a_floor_under_the_limit_leaves_it(self):
+        target = TARGETS_BY_KEY['name_miss']
+        res = results(name_miss=sizes(0.5, 0.5, 0.5, 0.5),
+                      floor_name_miss=sizes(0.3, 0.3, 0.3, 0.3))
+        assessment = assess(res, target, NEW)
+        self.assertEqual((assessment.floor, assessment.used), (0.3, 0.6))
+
+    def test_a_floor_over_the_limit_re_sets_it_ten_percent_higher(self):
+        target = TARGETS_BY_KEY['name_hit']
+        res = results(name_hit=sizes(2.6, 2.6, 2.6, 2.6),
+                      least_name_hit=sizes(2.3, 2.3, 2.4, 2.4))
+        assessment = assess(res, target, NEW)
+        self.assertEqual(assessment.limit, 2.2)
+        self.assertAlmostEqual(assessment.used, 2.64)
+        self.assertIs(assessment.met, True)
+        self.assertEqual(report.target_cell(target, assessment), '2.60 / 2.64f')
+        res['lookups']['ratios']['name_hit'] = sizes(2.6, 2.6, 2.6, 2.7)
+        self.assertEqual(report.target_cell(target, assess(res, target, NEW)),
+                         '2.70 / 2.64f MISS')
+
+    def test_a_hit_s_floor_is_the_least_hit_and_a_miss_s_the_empty_method(self):
+        # The empty method is timed beside hits too ("empty"), and re-sets
+        # nothing there: a hit must at least find its member.
+        self.assertEqual(TARGETS_BY_KEY['value_hit'].floor, 'least_value_hit')
+        self.assertEqual(TARGETS_BY_KEY['name_hit'].floor, 'least_name_hit')
+        self.assertEqual(TARGETS_BY_KEY['value_miss'].floor, 'floor_value_miss')
+        self.assertEqual(TARGETS_BY_KEY['name_miss'].floor, 'floor_name_miss')
+        target = TARGETS_BY_KEY['value_hit']
+        res = results(value_hit=sizes(0.65, 0.65, 0.65, 0.65),
+                      floor_value_hit=sizes(0.7, 0.7, 0.7, 0.7),
+                      least_value_hit=sizes(0.5, 0.5, 0.5, 0.5))
+        self.assertEqual(assess(res, target, NEW).used, 0.6)
+
+    def test_within_means_either_side_of_one(self):
+        target = TARGETS_BY_KEY['same_class']
+        for value, met in ((0.96, True), (1.04, True), (1.06, False), (0.94, False)):
+            with self.subTest(value=value):
+                self.assertIs(assess({'untouched': {'same_class': value}}, target, NEW).met,
+                              met)
+
+    def test_nothing_measured_is_no_verdict(self):
+        self.assertIsNone(assess(results(), TARGETS_BY_KEY['value_hit'], NEW))
+
+
+class Printing(unittest.TestCase):
+
+    def test_figures_that_round_alike_get_more_decimals(self):
+        self.assertEqual(report.two_figures(0.62, 0.6), ('0.62', '0.60'))
+        self.assertEqual(report.two_figures(0.6024, 0.6), ('0.602', '0.600'))
+        self.assertEqual(report.two_figures(0.60004, 0.6), ('0.6000', '0.6000'))
+        self.assertEqual(report.two_figures(0.6, 0.6), ('0.60', '0.60'))
+
+    def test_a_miss_by_less_than_a_hundredth_shows(self):
+        target = TARGETS_BY_KEY['name_miss']
+        res = results(name_miss=sizes(0.6024, 0.6, 0.6, 0.6),
+                      floor_name_miss=sizes(0.3, 0.3, 0.3, 0.3))
+        self.assertEqual(report.target_cell(target, assess(res, target, NEW)),
+                         '0.602 / 0.600 MISS')
+
+
+if __name__ == '__main__':
+    unittest.main()
