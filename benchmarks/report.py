@@ -8,7 +8,7 @@ analyses returned.  Targets, limits and floors are targets.py's.
 import os
 
 from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, NOPATCH_KINDS,
-                     PEER_SIZES, SIZES, TARGETS, applies, assess, figure, limit_for)
+                     PEER_SIZES, SIZES, TARGETS, applies, assess, limit_for)
 
 
 def rst_table(header, rows):
@@ -47,16 +47,20 @@ def two_figures(value, limit):
     return '%.*f' % (places, value), '%.*f' % (places, limit)
 
 
+def figure_and_limit(target, assessment):
+    """The figure and the limit it is judged by, as a verdict prints them."""
+    if target.kind == 'within':
+        return '%.2f' % assessment.value, fmt_limit(target, assessment.used)
+    return two_figures(assessment.value, assessment.used)
+
+
 # --- the targets --------------------------------------------------------------
 
 def target_cell(target, assessment):
     """'figure / limit', 'f' after a limit re-set at the floor, MISS if not met."""
     if assessment is None:
         return 'n/a'
-    if target.kind == 'within':
-        figure, limit = '%.2f' % assessment.value, fmt_limit(target, assessment.used)
-    else:
-        figure, limit = two_figures(assessment.value, assessment.used)
+    figure, limit = figure_and_limit(target, assessment)
     cell = '%s / %s%s' % (figure, limit,
                           'f' if assessment.used != assessment.limit else '')
     return cell if assessment.met else cell + ' MISS'
@@ -136,10 +140,7 @@ def missed_targets(results):
             if assessment.floor is not None:
                 why = ('; its floor %.2fx, +10%%: %.2fx' % (
                     assessment.floor, assessment.floor * FLOOR_MARGIN))
-            if target.kind == 'within':
-                figure, limit = '%.2f' % assessment.value, fmt_limit(target, assessment.used)
-            else:
-                figure, limit = two_figures(assessment.value, assessment.used)
+            figure, limit = figure_and_limit(target, assessment)
             lines.append('- %s, %s: %s%s (limit %s%s%s)' % (
                 label, target.heading, figure, unit,
                 limit, unit if target.kind != 'within' else '', why))

@@ -8,9 +8,8 @@ least any lookup of that shape can cost (a metaclass method, or a function,
 that only returns its default; a metaclass ``__contains__`` that only
 returns False; for fv hit and fn hit, a metaclass method whose body is
 only the map's subscript, as a hit must at least find its member), and
-where the floor
-plus 10% is above the limit, that is the limit.  runner.py measures,
-report.py prints.
+where the floor plus 10% is above the limit, that is the limit.  runner.py
+measures, report.py prints.
 """
 
 import collections
