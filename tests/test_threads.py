@@ -177,8 +177,8 @@ class ConcurrentImportTests(unittest.TestCase):
                 if report['native']:
                     self.assertEqual(seen[0]['patched'], [])
                 else:
-                    # (__new__ too where enum keeps no record of unhashable
-                    # member values, 3.8-3.10.)
+                    # (__new__ too where the backport notes classes as they
+                    # are made, 3.8-3.11.)
                     patched = set(seen[0]['patched'])
                     self.assertLessEqual(
                         {'__contains__', 'from_name', 'from_value'}, patched)

@@ -34,7 +34,7 @@ __version__ = '1.0.0'
 
 #: The EnumType attributes that importing this package patched
 #: ('from_value', 'from_name', '__contains__', and '__new__' on 3.8 to
-#: 3.10), or () where the interpreter carries the change.
+#: 3.11), or () where the interpreter carries the change.
 #: importlib.reload() keeps the value the first import set, and patches
 #: nothing again.
 PATCHED = _patch.apply() or globals().get('PATCHED', ())

@@ -121,9 +121,9 @@ def report(out: Optional[TextIO] = None) -> None:
                 _lookup.SINGLE_BITS: 'keeping the bits of single-bit members',
             }.get(rule, 'a rule the backport does not know: lookups call it')), file=out)
     if '__new__' in enum_backport.PATCHED:
-        print('  wrapped __new__, to note which classes have member values that '
-              'cannot be hashed\n    (this interpreter keeps no such record; '
-              'later versions do)', file=out)
+        print('  wrapped __new__, to note which classes are Flags or have member values\n'
+              '    that cannot be hashed, so that `in` asks one dict (reading what enum\n'
+              '    keeps on a class is slow on this interpreter)', file=out)
 
 
 def _error(command: str, message: str) -> int:

@@ -16,10 +16,11 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
   scan a list of values on every miss; up to 3.12.9 and 3.13.2 it misses
   flag values whose pseudo-member has not been created, and from 3.12.10
   and 3.13.3 it creates the pseudo-member to answer.
-* ``__new__``, wrapped only where enum keeps no record of member values that
-  cannot be hashed (3.8 to 3.10; later versions keep one), to note which
-  classes have such values, so that ``in`` knows in constant time whether
-  it must compare values.
+* ``__new__``, wrapped where reading an enum class's attributes is slow
+  (3.8 to 3.11, whose EnumType defines ``__getattr__``), to note which
+  classes are Flags or have member values that cannot be hashed (3.8 to
+  3.10 keep no record of those), so that a miss of ``in`` asks one dict
+  whether it must look further.
 
 The functions installed are those of `_lookup` themselves, so a lookup
 costs no extra call.  A metaclass that defines its own ``__contains__``

@@ -140,19 +140,21 @@ def _isinstance_is_plain(cls):
 
 
 # The enum classes the checked lookups have noted (where NEEDS_CLASS_NOTES:
-# 3.8 to 3.11.6), by id, each dropped when its class dies (so an id here is
-# always that of a live class seen before).  Elsewhere a class whose
+# 3.8 to 3.11), by id, each dropped when its class dies (so an id here is
+# always that of a live class seen before), and those of them that are
+# plain (see _CLASSES_NOT_PLAIN).  Elsewhere a class whose
 # metaclass is EnumType itself needs no check at all, and others are checked
 # with isinstance() each time.
 _SEEN = {}
+_SEEN_PLAIN = {}
 
 
 def _first_sight(function, cls):
     """Check that `cls` is an enum class; where needed, note it and remember it.
 
-    3.8 to 3.11.6 keep no record of member values that cannot be hashed, and the
-    patch's way of keeping one (wrapping EnumType.__new__) is not open to a
-    module that patches nothing: each class is noted the first time it is
+    Where classes are noted (3.8 to 3.11: see `note_class`), the patch's way
+    of noting them (wrapping EnumType.__new__) is not open to a module that
+    patches nothing: each class is noted the first time it is
     looked up instead (its members are made by then), in the record the
     patch keeps, where a process has both.
     """
@@ -163,6 +165,8 @@ def _first_sight(function, cls):
     note_class(cls)
     key = id(cls)
     _SEEN[key] = weakref.ref(cls, lambda ref, key=key: _SEEN.pop(key, None))
+    if key not in _CLASSES_NOT_PLAIN:
+        _note(_SEEN_PLAIN, cls)
 
 
 def _search(cls, value, hashable, reraise):
@@ -250,6 +254,41 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
 
+
+# 3.8 to 3.11: an exact int or str is in a plain class (see
+# _CLASSES_NOT_PLAIN) exactly when it is in the value map, and one dict tells
+# which classes are plain: patched, every class is noted as it is made, and
+# those that are not are listed; checked, those seen and found plain are (see
+# _first_sight).  Two functions rather than one that tests `checked`, and
+# defined here rather than in _lookups: up to 3.9 a call of a function that
+# refers to a variable of an enclosing one, or is nested at all, takes the
+# slow way.
+def _hooked_contains(cls, value):
+    if (type(value) is int or type(value) is str) and id(cls) not in _CLASSES_NOT_PLAIN:
+        return value in _read(cls, '_value2member_map_')
+    return _contains_other(cls, value)
+
+
+def _hooked_checked_contains(cls, value):
+    if (type(value) is int or type(value) is str) and id(cls) in _SEEN_PLAIN:
+        return value in _read(cls, '_value2member_map_')
+    if id(cls) not in _SEEN:
+        _first_sight('contains', cls)
+    return _contains_other(cls, value)
+
+
+def _contains_other(cls, value):
+    """`contains` where reads are hooked, past its path for plain classes."""
+    if isinstance(value, cls):
+        return True
+    try:
+        if value in cls._value2member_map_:
+            return True
+    except TypeError:
+        return _contains_rest(cls, value, False)
+    return _contains_rest(cls, value, True)
+
+
 def _lookups(checked):
     """Make from_value, from_name and contains; `checked` ones check their class.
 
@@ -258,14 +297,13 @@ def _lookups(checked):
     make sure of it first: a class whose metaclass is EnumType itself is
     one, and others are asked with isinstance() (`_first_sight`); where
     classes must be noted (NEEDS_CLASS_NOTES), one dict lookup by id tells
-    whether this one was, and `contains` asks only once past the value map,
-    where the notes are read.  The same code serves both, so that a
-    function, like a method, costs one call.
+    whether this one was (`contains` there is two functions: see
+    `_hooked_contains`).  The same code serves both, so that a function,
+    like a method, costs one call.
     """
     if _READS_ARE_HOOKED:    # 3.8 to 3.11
         def from_value(cls, value, /, default=NOT_GIVEN):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
+            if checked and id(cls) not in _SEEN:
                 _first_sight('from_value', cls)
             try:
                 member = _read(cls, '_value2member_map_').get(value)
@@ -282,10 +320,7 @@ def _lookups(checked):
                 if (
                     missing is not _STOCK_ENUM_MISSING
                     or type(value) is cls
-                    or (
-                        _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
-                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
-                    )
+                    or id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
                 ):
                     member = _search(cls, value, True, default is NOT_GIVEN)
             if unhashable:
@@ -297,8 +332,7 @@ def _lookups(checked):
             return default
     else:
         def from_value(cls, value, /, default=NOT_GIVEN):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
+            if checked and type(cls) is not _EnumType:
                 _first_sight('from_value', cls)
             try:
                 member = cls._value2member_map_.get(value)
@@ -342,8 +376,7 @@ def _lookups(checked):
 
     if _READS_ARE_HOOKED:    # 3.8 to 3.11
         def from_name(cls, name, /, default=NOT_GIVEN):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
+            if checked and id(cls) not in _SEEN:
                 _first_sight('from_name', cls)
             # Here `in` and a subscript cost less than calling get(), which
             # is looked up as a method first: a miss costs one lookup and a
@@ -361,8 +394,7 @@ def _lookups(checked):
             return default
     else:
         def from_name(cls, name, /, default=NOT_GIVEN):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
+            if checked and type(cls) is not _EnumType:
                 _first_sight('from_name', cls)
             try:
                 member = cls._member_map_.get(name)
@@ -379,10 +411,9 @@ def _lookups(checked):
         Raise ValueError if no member has that name and no default is given.
         """
 
-    if _HAS_UNHASHABLE_LIST and not _READS_ARE_HOOKED:    # 3.12 and later
+    if not _READS_ARE_HOOKED:    # 3.12 and later
         def contains(cls, value):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
+            if checked and type(cls) is not _EnumType:
                 _first_sight('contains', cls)
             if (type(value) is int or type(value) is str) and (
                     type(cls) is _EnumType or _isinstance_is_plain(cls)):
@@ -399,50 +430,10 @@ def _lookups(checked):
             except TypeError:
                 return _contains_rest(cls, value, False)
             return _contains_rest(cls, value, True)
-    elif _HAS_UNHASHABLE_LIST:    # 3.11.7 and later 3.11, PyPy 3.11
-        def contains(cls, value):
-            if checked and (id(cls) not in _SEEN if NEEDS_CLASS_NOTES
-                            else type(cls) is not _EnumType):
-                _first_sight('contains', cls)
-            if (type(value) is int or type(value) is str) and (
-                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
-                if value in _read(cls, '_value2member_map_'):
-                    return True
-                if not _read(cls, '_unhashable_values_'):
-                    return _flag_answer(cls, value) if _is_flag(cls) else False
-                return _contains_rest(cls, value, True)
-            if isinstance(value, cls):
-                return True
-            try:
-                if value in cls._value2member_map_:
-                    return True
-            except TypeError:
-                return _contains_rest(cls, value, False)
-            return _contains_rest(cls, value, True)
-    else:    # 3.8 to 3.11.6
-        def contains(cls, value):
-            # Checked, a hit needs no note and a class whose metaclass is
-            # EnumType no check: the notes are read, and the class noted,
-            # only past the value map.
-            if (type(value) is int or type(value) is str) and (
-                    type(cls) is _EnumType or not checked and _isinstance_is_plain(cls)):
-                if value in _read(cls, '_value2member_map_'):
-                    return True
-                if checked and id(cls) not in _SEEN:
-                    _first_sight('contains', cls)
-                if id(cls) not in _CLASSES_NOT_PLAIN:
-                    return False
-                return _contains_rest(cls, value, True)
-            if checked and id(cls) not in _SEEN:
-                _first_sight('contains', cls)
-            if isinstance(value, cls):
-                return True
-            try:
-                if value in cls._value2member_map_:
-                    return True
-            except TypeError:
-                return _contains_rest(cls, value, False)
-            return _contains_rest(cls, value, True)
+    elif checked:    # 3.8 to 3.11
+        contains = _hooked_checked_contains
+    else:
+        contains = _hooked_contains
 
     contains.__doc__ = _CONTAINS_DOC
     return from_value, from_name, contains
@@ -523,25 +514,33 @@ def _may_have_unhashable_values(cls):
 # own.  So there _patch wraps EnumType.__new__ to note, once per class as it
 # is made, whether it has such a value, keyed by id and dropped when the
 # class dies; classes that exist at import are noted then.  The same notes
-# say which classes are not plain (such a value, or a Flag), so that a miss
-# in `contains` asks one dict rather than two.
+# say which classes are not plain (such a value, a Flag, or a metaclass with
+# an ``__instancecheck__`` of its own, which `in` must ask first), so that
+# `contains` asks one dict rather than a hooked read (see `_read`) and a
+# subclass check: 3.11.7 and later 3.11 keep a record, but read it the slow
+# way, and it is noted too (its list is complete once EnumType.__new__
+# returns: 3.11's _simple_enum, which adds members later, takes no
+# unhashable value).
 _CLASSES_WITH_UNHASHABLE_VALUES = {}
 _CLASSES_NOT_PLAIN = {}
-NEEDS_CLASS_NOTES = not _HAS_UNHASHABLE_LIST
+NEEDS_CLASS_NOTES = _READS_ARE_HOOKED
 
 
 def note_class(cls):
-    """Note `cls` if any of its members' values cannot be hashed, or it is a Flag."""
-    unhashable = False
-    for member in cls._member_map_.values():
-        try:
-            hash(member._value_)
-        except Exception:
-            unhashable = True
-            break
+    """Note `cls` unless it is plain: see _CLASSES_NOT_PLAIN."""
+    if _HAS_UNHASHABLE_LIST:
+        unhashable = bool(cls._unhashable_values_)
+    else:
+        unhashable = False
+        for member in cls._member_map_.values():
+            try:
+                hash(member._value_)
+            except Exception:
+                unhashable = True
+                break
     if unhashable:
         _note(_CLASSES_WITH_UNHASHABLE_VALUES, cls)
-    if unhashable or _is_flag(cls):
+    if unhashable or _is_flag(cls) or not _isinstance_is_plain(cls):
         _note(_CLASSES_NOT_PLAIN, cls)
 
 
