@@ -278,7 +278,7 @@ def _hooked_checked_contains(cls, value):
 
 
 def _contains_other(cls, value):
-    """`contains` where reads are hooked, past its path for plain classes."""
+    """`contains` for the values its path for exact ints and strs leaves."""
     if isinstance(value, cls):
         return True
     try:
@@ -422,14 +422,7 @@ def _lookups(checked):
                 if not cls._unhashable_values_:
                     return _flag_answer(cls, value) if _is_flag(cls) else False
                 return _contains_rest(cls, value, True)
-            if isinstance(value, cls):
-                return True
-            try:
-                if value in cls._value2member_map_:
-                    return True
-            except TypeError:
-                return _contains_rest(cls, value, False)
-            return _contains_rest(cls, value, True)
+            return _contains_other(cls, value)
     elif checked:    # 3.8 to 3.11
         contains = _hooked_checked_contains
     else:
