@@ -305,6 +305,27 @@ class TypedHelpersTest(unittest.TestCase):
                     enum_backport.from_name(Color, probe)
                 self.assertEqual(str(cm.exception), not_valid_name(probe, Color))
 
+    def test_a_class_first_seen_while_its_members_are_made(self):
+        # The functions note a class the first time they see it (3.8 to
+        # 3.11); seen from a member's __init__, before a member whose value
+        # cannot be hashed exists, it must be noted again once it is made.
+        class One:
+            __hash__ = None
+
+            def __eq__(self, other):
+                return other == 1 or other is self
+
+        class Early(Enum):
+            A = 'a'
+            B = One()
+
+            def __init__(self, value):
+                enum_backport.contains(type(self), 'zz')
+
+        self.assertIs(1 in Early, True)
+        self.assertIs(enum_backport.contains(Early, 1), True)
+        self.assertIs(enum_backport.from_value(Early, 1, None), Early.B)
+
     def test_members_named_like_the_methods(self):
         # The helpers do the metaclass lookups, whatever the class defines.
         self.assertIs(enum_backport.from_value(Shadowed, 1), Shadowed['from_value'])

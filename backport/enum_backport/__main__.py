@@ -121,9 +121,10 @@ def report(out: Optional[TextIO] = None) -> None:
                 _lookup.SINGLE_BITS: 'keeping the bits of single-bit members',
             }.get(rule, 'a rule the backport does not know: lookups call it')), file=out)
     if '__new__' in enum_backport.PATCHED:
-        print('  wrapped __new__, to note which classes are Flags or have member values\n'
-              '    that cannot be hashed, so that `in` asks one dict (reading what enum\n'
-              '    keeps on a class is slow on this interpreter)', file=out)
+        print('  wrapped __new__, to note which classes are Flags, have member values\n'
+              '    that cannot be hashed or a metaclass with its own __instancecheck__,\n'
+              '    so that `in` asks one dict (reading what enum keeps on a class is\n'
+              '    slow on this interpreter)', file=out)
 
 
 def _error(command: str, message: str) -> int:

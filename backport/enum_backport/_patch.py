@@ -18,9 +18,10 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
   and 3.13.3 it creates the pseudo-member to answer.
 * ``__new__``, wrapped where reading an enum class's attributes is slow
   (3.8 to 3.11, whose EnumType defines ``__getattr__``), to note which
-  classes are Flags or have member values that cannot be hashed (3.8 to
-  3.10 keep no record of those), so that a miss of ``in`` asks one dict
-  whether it must look further.
+  classes are Flags, have member values that cannot be hashed (3.8 to
+  3.11.6 keep no record of those) or have a metaclass with its own
+  ``__instancecheck__``, so that ``in`` asks one dict whether the value
+  map alone answers for an int or a str.
 
 The functions installed are those of `_lookup` themselves, so a lookup
 costs no extra call.  A metaclass that defines its own ``__contains__``
@@ -107,16 +108,20 @@ def apply():
     with _lock:
         if is_native() or is_patched():
             return ()
+        # __new__ first, then the classes that exist, then `in`: the new
+        # `in` reads the notes, so every class another thread can ask it
+        # about must be noted by then.
         for name, function in _REPLACED.items():
             function.__enum_backport_original__ = getattr(EnumType, name)
             if name == '__new__':
                 # Its signature is the original's; inspect follows this.
                 function.__wrapped__ = function.__enum_backport_original__
-                function = staticmethod(function)
-            setattr(EnumType, name, function)
+                setattr(EnumType, name, staticmethod(function))
+                for enum_class in _enum_classes():
+                    _lookup.note_class(enum_class)
+        for name, function in _REPLACED.items():
+            if name != '__new__':
+                setattr(EnumType, name, function)
         for name, function in _ADDED.items():
             setattr(EnumType, name, function)
-        if _lookup.NEEDS_CLASS_NOTES:
-            for enum_class in _enum_classes():
-                _lookup.note_class(enum_class)
         return tuple(_ADDED) + tuple(_REPLACED)

@@ -155,8 +155,9 @@ def _first_sight(function, cls):
     Where classes are noted (3.8 to 3.11: see `note_class`), the patch's way
     of noting them (wrapping EnumType.__new__) is not open to a module that
     patches nothing: each class is noted the first time it is
-    looked up instead (its members are made by then), in the record the
-    patch keeps, where a process has both.
+    looked up instead, in the record the patch keeps, where a process has
+    both.  A class first looked up while its members are being made is
+    noted as it is then; the patch notes it again once it is made.
     """
     if not isinstance(cls, _EnumType):
         raise TypeError('%s() argument 1 must be an enum class, not %r' % (function, cls))
@@ -246,10 +247,10 @@ _CONTAINS_DOC = """Return True if `value` is a member of `cls`, or the value of 
 # record of unhashable values is read in place (enum fills it as it makes
 # members, and _add_value_alias_ adds to it on 3.13; _add_member_ does not,
 # and then the constructor does not find that value from a hashable one
-# either), or, where there is none, the notes of `note_class`.  Where reads
-# are hooked (see `_read`) they call type.__getattribute__ directly.  Other
-# values take the order of the stock method: isinstance(), then the value
-# map.
+# either) from 3.12; where reads are hooked (see `_read`), the notes of
+# `note_class` tell it, and the value map is read with type.__getattribute__
+# directly (see `_hooked_contains`).  Other values take the order of the
+# stock method: isinstance(), then the value map.
 # What issubclass(cls, Flag) calls, as EnumType does not override it,
 # without looking ``__subclasscheck__`` up on the metaclass first.
 _is_flag = _Flag.__subclasscheck__
@@ -320,7 +321,10 @@ def _lookups(checked):
                 if (
                     missing is not _STOCK_ENUM_MISSING
                     or type(value) is cls
-                    or id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    or (
+                        _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
+                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                    )
                 ):
                     member = _search(cls, value, True, default is NOT_GIVEN)
             if unhashable:
@@ -535,6 +539,8 @@ def note_class(cls):
         _note(_CLASSES_WITH_UNHASHABLE_VALUES, cls)
     if unhashable or _is_flag(cls) or not _isinstance_is_plain(cls):
         _note(_CLASSES_NOT_PLAIN, cls)
+        # Seen while it was being made, and plain then: not any more.
+        _SEEN_PLAIN.pop(id(cls), None)
 
 
 def _note(notes, cls):
