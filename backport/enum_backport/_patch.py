@@ -108,20 +108,19 @@ def apply():
     with _lock:
         if is_native() or is_patched():
             return ()
+        for name, function in _REPLACED.items():
+            function.__enum_backport_original__ = getattr(EnumType, name)
         # __new__ first, then the classes that exist, then `in`: the new
         # `in` reads the notes, so every class another thread can ask it
         # about must be noted by then.
-        for name, function in _REPLACED.items():
-            function.__enum_backport_original__ = getattr(EnumType, name)
-            if name == '__new__':
-                # Its signature is the original's; inspect follows this.
-                function.__wrapped__ = function.__enum_backport_original__
-                setattr(EnumType, name, staticmethod(function))
-                for enum_class in _enum_classes():
-                    _lookup.note_class(enum_class)
-        for name, function in _REPLACED.items():
-            if name != '__new__':
-                setattr(EnumType, name, function)
+        new = _REPLACED.get('__new__')
+        if new is not None:
+            # Its signature is the original's; inspect follows this.
+            new.__wrapped__ = new.__enum_backport_original__
+            setattr(EnumType, '__new__', staticmethod(new))
+            for enum_class in _enum_classes():
+                _lookup.note_class(enum_class)
+        setattr(EnumType, '__contains__', _REPLACED['__contains__'])
         for name, function in _ADDED.items():
             setattr(EnumType, name, function)
         return tuple(_ADDED) + tuple(_REPLACED)
