@@ -117,9 +117,9 @@ def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:
 
 def _same_face(function: Callable[..., Any], typed: Callable[..., Any]) -> Any:
     # The typed definition above is what type checkers and help() read; where
-    # the interpreter lacks the change, the lookup itself runs, checking its
-    # first argument, so that a call costs one call as the patched method
-    # does.
+    # the interpreter lacks the change, _lookup's checked function runs
+    # instead, which checks its first argument and calls the lookup the
+    # patch installs, without the typed definition's tests of the default.
     for name in ('__name__', '__qualname__', '__doc__', '__module__', '__annotations__'):
         setattr(function, name, getattr(typed, name))
     function.__wrapped__ = typed

@@ -2,8 +2,8 @@
 
 They take the enum class as their first argument, so that they serve as
 methods of the patched metaclass (`_patch` installs them; nothing here
-patches anything) and, made a second time from the same code with a check of
-that argument (`_lookups`), as enum_backport_nopatch's functions.
+patches anything) and, called by functions that check that argument first
+(`checked_from_value` and the rest), as enum_backport_nopatch's functions.
 
 Each interpreter keeps slightly different bookkeeping on an enum class, so the
 code asks for attributes rather than versions:
@@ -260,17 +260,15 @@ _is_flag = _Flag.__subclasscheck__
 # _CLASSES_NOT_PLAIN) exactly when it is in the value map, and one dict tells
 # which classes are plain: patched, every class is noted as it is made, and
 # those that are not are listed; checked, those seen and found plain are (see
-# _first_sight).  Two functions rather than one that tests `checked`, and
-# defined here rather than in _lookups: up to 3.9 a call of a function that
-# refers to a variable of an enclosing one, or is nested at all, takes the
-# slow way.
+# _first_sight).  So the checked function, unlike the others (see
+# checked_from_value), does not call the method: it asks its own dict.
 def _hooked_contains(cls, value):
     if (type(value) is int or type(value) is str) and id(cls) not in _CLASSES_NOT_PLAIN:
         return value in _read(cls, '_value2member_map_')
     return _contains_other(cls, value)
 
 
-def _hooked_checked_contains(cls, value):
+def _hooked_checked_contains(cls, value, /):
     if (type(value) is int or type(value) is str) and id(cls) in _SEEN_PLAIN:
         return value in _read(cls, '_value2member_map_')
     if id(cls) not in _SEEN:
@@ -290,157 +288,161 @@ def _contains_other(cls, value):
     return _contains_rest(cls, value, True)
 
 
-def _lookups(checked):
-    """Make from_value, from_name and contains; `checked` ones check their class.
+# from_value, from_name and contains are written without a check of their
+# first argument: the patch installs them as methods, called on enum classes
+# only.  The functions enum_backport_nopatch exports may be given anything,
+# so checked_from_value and the rest make sure of it first and then call
+# them.  They are not made from the same code with a flag to test: a
+# function that tests a variable of the function that made it is a closure,
+# and that costs every call of the method (up to 3.9 it takes the slow way;
+# from 3.11 it copies its cells in first).
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    def from_value(cls, value, /, default=NOT_GIVEN):
+        try:
+            member = _read(cls, '_value2member_map_').get(value)
+        except TypeError:
+            unhashable = True
+        else:
+            if member is not None:
+                return member
+            unhashable = False
+            try:
+                missing = _read(cls, '_missing_').__func__
+            except AttributeError:
+                missing = None
+            if (
+                missing is not _STOCK_ENUM_MISSING
+                or type(value) is cls
+                or (
+                    _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
+                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                )
+            ):
+                member = _search(cls, value, True, default is NOT_GIVEN)
+        if unhashable:
+            member = _search(cls, value, False, default is NOT_GIVEN)
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+        return default
+else:
+    def from_value(cls, value, /, default=NOT_GIVEN):
+        try:
+            member = cls._value2member_map_.get(value)
+        except TypeError:
+            # Unhashable: searched by equality after this handler, so that
+            # what the search raises does not carry this TypeError as its
+            # context.
+            unhashable = True
+        else:
+            if member is not None:
+                return member
+            unhashable = False
+            # The common miss (a hashable value, no unhashable member
+            # values, Enum's own _missing_) is settled here, without
+            # _search's calls.
+            try:
+                missing = cls._missing_.__func__
+            except AttributeError:
+                missing = None
+            if (
+                missing is not _STOCK_ENUM_MISSING
+                or type(value) is cls
+                or (
+                    cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
+                    else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
+                )
+            ):
+                member = _search(cls, value, True, default is NOT_GIVEN)
+        if unhashable:
+            member = _search(cls, value, False, default is NOT_GIVEN)
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
+        return default
 
-    The methods the patch installs are called on enum classes only.  The
-    functions enum_backport_nopatch exports may be given anything, so they
-    make sure of it first: a class whose metaclass is EnumType itself is
-    one, and others are asked with isinstance() (`_first_sight`); where
-    classes must be noted (NEEDS_CLASS_NOTES), one dict lookup by id tells
-    whether this one was (`contains` there is two functions: see
-    `_hooked_contains`).  The same code serves both, so that a function,
-    like a method, costs one call.
+from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
+
+    Raise ValueError if no member matches and no default is given.
     """
-    if _READS_ARE_HOOKED:    # 3.8 to 3.11
-        def from_value(cls, value, /, default=NOT_GIVEN):
-            if checked and id(cls) not in _SEEN:
-                _first_sight('from_value', cls)
-            try:
-                member = _read(cls, '_value2member_map_').get(value)
-            except TypeError:
-                unhashable = True
-            else:
-                if member is not None:
-                    return member
-                unhashable = False
-                try:
-                    missing = _read(cls, '_missing_').__func__
-                except AttributeError:
-                    missing = None
-                if (
-                    missing is not _STOCK_ENUM_MISSING
-                    or type(value) is cls
-                    or (
-                        _read(cls, '_unhashable_values_') if _HAS_UNHASHABLE_LIST
-                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
-                    )
-                ):
-                    member = _search(cls, value, True, default is NOT_GIVEN)
-            if unhashable:
-                member = _search(cls, value, False, default is NOT_GIVEN)
-            if member is not None:
-                return member
-            if default is NOT_GIVEN:
-                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-            return default
-    else:
-        def from_value(cls, value, /, default=NOT_GIVEN):
-            if checked and type(cls) is not _EnumType:
-                _first_sight('from_value', cls)
-            try:
-                member = cls._value2member_map_.get(value)
-            except TypeError:
-                # Unhashable: searched by equality after this handler, so that
-                # what the search raises does not carry this TypeError as its
-                # context.
-                unhashable = True
-            else:
-                if member is not None:
-                    return member
-                unhashable = False
-                # The common miss (a hashable value, no unhashable member
-                # values, Enum's own _missing_) is settled here, without
-                # _search's calls.
-                try:
-                    missing = cls._missing_.__func__
-                except AttributeError:
-                    missing = None
-                if (
-                    missing is not _STOCK_ENUM_MISSING
-                    or type(value) is cls
-                    or (
-                        cls._unhashable_values_ if _HAS_UNHASHABLE_LIST
-                        else id(cls) in _CLASSES_WITH_UNHASHABLE_VALUES
-                    )
-                ):
-                    member = _search(cls, value, True, default is NOT_GIVEN)
-            if unhashable:
-                member = _search(cls, value, False, default is NOT_GIVEN)
-            if member is not None:
-                return member
-            if default is NOT_GIVEN:
-                raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
-            return default
 
-    from_value.__doc__ = """Return the member whose value is `value`, or `default` if none is.
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    def from_name(cls, name, /, default=NOT_GIVEN):
+        # Here `in` and a subscript cost less than calling get(), which
+        # is looked up as a method first: a miss costs one lookup and a
+        # hit two (an exact str caches its hash, so it hashes once).  A
+        # name that is not equal to itself the second time (its __eq__
+        # or __hash__ says so) is a miss rather than a KeyError.
+        member_map = _read(cls, '_member_map_')
+        try:
+            if name in member_map:
+                return member_map[name]
+        except (TypeError, KeyError):
+            pass
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+        return default
+else:
+    def from_name(cls, name, /, default=NOT_GIVEN):
+        try:
+            member = cls._member_map_.get(name)
+        except TypeError:
+            member = None
+        if member is not None:
+            return member
+        if default is NOT_GIVEN:
+            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+        return default
 
-        Raise ValueError if no member matches and no default is given.
-        """
+from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
 
-    if _READS_ARE_HOOKED:    # 3.8 to 3.11
-        def from_name(cls, name, /, default=NOT_GIVEN):
-            if checked and id(cls) not in _SEEN:
-                _first_sight('from_name', cls)
-            # Here `in` and a subscript cost less than calling get(), which
-            # is looked up as a method first: a miss costs one lookup and a
-            # hit two (an exact str caches its hash, so it hashes once).  A
-            # name that is not equal to itself the second time (its __eq__
-            # or __hash__ says so) is a miss rather than a KeyError.
-            member_map = _read(cls, '_member_map_')
-            try:
-                if name in member_map:
-                    return member_map[name]
-            except (TypeError, KeyError):
-                pass
-            if default is NOT_GIVEN:
-                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-            return default
-    else:
-        def from_name(cls, name, /, default=NOT_GIVEN):
-            if checked and type(cls) is not _EnumType:
-                _first_sight('from_name', cls)
-            try:
-                member = cls._member_map_.get(name)
-            except TypeError:
-                member = None
-            if member is not None:
-                return member
-            if default is NOT_GIVEN:
-                raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-            return default
+    Raise ValueError if no member has that name and no default is given.
+    """
 
-    from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    contains = _hooked_contains
+else:
+    def contains(cls, value):
+        if (type(value) is int or type(value) is str) and (
+                type(cls) is _EnumType or _isinstance_is_plain(cls)):
+            if value in cls._value2member_map_:
+                return True
+            if not cls._unhashable_values_:
+                return _flag_answer(cls, value) if _is_flag(cls) else False
+            return _contains_rest(cls, value, True)
+        return _contains_other(cls, value)
 
-        Raise ValueError if no member has that name and no default is given.
-        """
-
-    if not _READS_ARE_HOOKED:    # 3.12 and later
-        def contains(cls, value):
-            if checked and type(cls) is not _EnumType:
-                _first_sight('contains', cls)
-            if (type(value) is int or type(value) is str) and (
-                    type(cls) is _EnumType or _isinstance_is_plain(cls)):
-                if value in cls._value2member_map_:
-                    return True
-                if not cls._unhashable_values_:
-                    return _flag_answer(cls, value) if _is_flag(cls) else False
-                return _contains_rest(cls, value, True)
-            return _contains_other(cls, value)
-    elif checked:    # 3.8 to 3.11
-        contains = _hooked_checked_contains
-    else:
-        contains = _hooked_contains
-
-    contains.__doc__ = _CONTAINS_DOC
-    return from_value, from_name, contains
+contains.__doc__ = _CONTAINS_DOC
 
 
-from_value, from_name, contains = _lookups(checked=False)
-checked_from_value, checked_from_name, checked_contains = _lookups(checked=True)
-# The function takes its arguments by position only, as from_value does; the
-# method keeps the signature of the stock __contains__ (help() shows it).
-checked_contains.__code__ = checked_contains.__code__.replace(co_posonlyargcount=2)
+# The checked functions.  Where classes are noted, one dict lookup by id
+# tells whether this one was (see _first_sight); elsewhere a class whose
+# metaclass is EnumType itself needs no check (id() costs more than type()).
+def checked_from_value(cls, value, /, default=NOT_GIVEN):
+    if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
+        _first_sight('from_value', cls)
+    return from_value(cls, value, default)
+
+
+def checked_from_name(cls, name, /, default=NOT_GIVEN):
+    if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
+        _first_sight('from_name', cls)
+    return from_name(cls, name, default)
+
+
+if _READS_ARE_HOOKED:    # 3.8 to 3.11
+    checked_contains = _hooked_checked_contains
+else:
+    def checked_contains(cls, value, /):
+        if type(cls) is not _EnumType:
+            _first_sight('contains', cls)
+        return contains(cls, value)
+
+checked_from_value.__doc__ = from_value.__doc__
+checked_from_name.__doc__ = from_name.__doc__
+checked_contains.__doc__ = _CONTAINS_DOC
 
 
 def _contains_rest(cls, value, hashable):
