@@ -49,8 +49,9 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   function of the same signature that only returns its default (its floor).
 
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
-in processes with and without ``import enum_backport``; `run.py` pairs the
-processes.  The `everyday` group (``in``, the constructor, ``E[k]``, Flag
+side by side in one process that imports enum_backport, each statement with
+EnumType's attributes as they were before the import and as the import left
+them, put in place before each timing.  The `everyday` group (``in``, the constructor, ``E[k]``, Flag
 ``in``, call and ``|``, iteration, class creation) is timed in processes of
 the stock and the patched 3.13.5 builds, alternating, to hold the change to
 stock's speed.
@@ -95,10 +96,13 @@ TIMER_NAME, TIMER = _pick_timer()
 
 
 class Statement:
-    def __init__(self, name, code, namespace, unroll=UNROLL):
+    def __init__(self, name, code, namespace, unroll=UNROLL, before=None):
         self.name = name
         self.code = code
         self.unroll = unroll
+        # Called before each timing, untimed: it sets the state the
+        # statement is timed in.
+        self.before = before
         self.loops = None
         self.values = []
         self.warmups = []
@@ -316,14 +320,56 @@ class C(Enum):
 '''
 
 
-def untouched_groups():
+def patch_states():
+    """Import enum_backport; return functions that take EnumType out of and into its patch.
+
+    Every attribute of the metaclass that the import changed is put back as
+    it was, or as the import left it, so the two states differ by the patch
+    alone, in one process.
+    """
+    metaclass = type(enum.Enum)
+    before = dict(vars(metaclass))
+    import enum_backport  # noqa: F401
+    after = dict(vars(metaclass))
+    changed = [name for name in set(before) | set(after)
+               if before.get(name) is not after.get(name)]
+    if not changed:
+        raise SystemExit('bench_enum: importing enum_backport changed nothing')
+
+    def setter(state):
+        def put():
+            for name in changed:
+                if name in state:
+                    setattr(metaclass, name, state[name])
+                elif name in vars(metaclass):
+                    delattr(metaclass, name)
+        return put
+
+    return setter(before), setter(after)
+
+
+def untouched_groups(without, with_):
+    """Operations the backport leaves alone, timed without and with its patch."""
     E = make_enum(10)
     ns = {'E': E, 'v': 5, 'Enum': enum.Enum}
-    return [('untouched', [
-        Statement('untouched E(v)', 'E(v)', ns),
-        Statement('untouched E.M', 'E.M5', ns),
-        Statement('untouched class creation', CLASS_CREATION, ns, unroll=1),
-    ])]
+    def collecting(put):
+        # The classes a timing made are garbage once it ends (the collector
+        # is off while it runs): collected before the next, so that neither
+        # of the two times the other's garbage.
+        def before():
+            put()
+            gc.collect()
+        return before
+
+    statements = []
+    for name, code, unroll, wrap in (
+            ('untouched E(v)', 'E(v)', UNROLL, None),
+            ('untouched E.M', 'E.M5', UNROLL, None),
+            ('untouched class creation', CLASS_CREATION, 1, collecting)):
+        for suffix, put in (('', without), (' patched', with_)):
+            statements.append(Statement(name + suffix, code, ns, unroll,
+                                        before=wrap(put) if wrap else put))
+    return [('untouched', statements)]
 
 
 def everyday_groups():
@@ -366,6 +412,8 @@ def everyday_groups():
 
 
 def calibrate(statement, min_time):
+    if statement.before is not None:
+        statement.before()
     loops = 1
     while True:
         elapsed = statement.time(loops)
@@ -384,6 +432,8 @@ def measure(groups, nvalue, nwarmup, min_time):
         for _, statements in groups:
             shift = round_index % len(statements)
             for statement in statements[shift:] + statements[:shift]:
+                if statement.before is not None:
+                    statement.before()
                 gc.disable()
                 try:
                     raw = statement.time(statement.loops)
@@ -442,15 +492,19 @@ def main(argv=None):
     parser.add_argument('--sizes', default=','.join(map(str, SIZES)))
     args = parser.parse_args(argv)
 
-    if args.backport:
-        import enum_backport  # noqa: F401
     variant = 'backport' if args.backport else 'native'
-    if args.group == 'lookups':
-        groups = lookup_groups([int(size) for size in args.sizes.split(',')])
-    elif args.group == 'everyday':
-        groups = everyday_groups()
+    if args.group == 'untouched':
+        # Always with the backport imported: without and with its patch,
+        # side by side.
+        groups = untouched_groups(*patch_states())
+        variant = 'backport'
     else:
-        groups = untouched_groups()
+        if args.backport:
+            import enum_backport  # noqa: F401
+        if args.group == 'lookups':
+            groups = lookup_groups([int(size) for size in args.sizes.split(',')])
+        else:
+            groups = everyday_groups()
     measure(groups, args.values, args.warmups, args.min_time)
     suite = to_suite(groups, variant)
     suite.dump(args.output, replace=True)

@@ -278,7 +278,7 @@ def ratio_table(results):
 
 def extra_table(results):
     header = ['interpreter', 'import own ms', 'least', 'CPU ms', 'with new deps ms',
-              'E(v) rounds', 'E.M rounds', 'class rounds']
+              'E(v) pairs', 'E.M pairs', 'class pairs']
     rows = []
     for label, res in results:
         imp, unt = res.get('import', {}), res.get('untouched', {})
@@ -415,8 +415,9 @@ def render_details(results):
         'Import in ms: its own modules by -X importtime (median and least of',
         'the runs, what else it imports imported before) and by the CPU clock;',
         'with the modules it imports that enum does not (typing, weakref), by',
-        '-X importtime; and the range of the per-round ratios of the untouched',
-        'operations:',
+        '-X importtime; and the least and greatest of the paired ratios of the',
+        'untouched operations (with the patch over without it, timed side by',
+        'side in one process):',
         '',
         extra_table(results),
     ])

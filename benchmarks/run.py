@@ -40,7 +40,7 @@ import time
 import report
 import runner
 from runner import Interpreter, say
-from targets import EVERYDAY, UNTOUCHED
+from targets import EVERYDAY
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTTER = os.path.join(HERE, 'plot_membership.py')
@@ -127,10 +127,9 @@ def measure(pyperf, interp, stock, settings, scratch, results_dir):
     path = runner.measure_lookups(pyperf, interp, settings, scratch, results_dir)
     res['lookups'] = runner.analyse_lookups(pyperf, path)
     if interp.role == 'backport':
-        files = runner.measure_alternating(pyperf, interp, interp, ['--backport'],
-                                           settings, scratch, results_dir,
-                                           '%s-untouched' % interp.slug)
-        res['untouched'] = runner.analyse_alternating(pyperf, files)
+        path = runner.measure_lookups(pyperf, interp, settings, scratch, results_dir,
+                                      group='untouched')
+        res['untouched'] = runner.analyse_untouched(pyperf, path)
     elif interp.role == 'patched' and stock:
         files = runner.measure_alternating(pyperf, stock, interp, [], settings, scratch,
                                            results_dir, '%s-everyday' % interp.slug,

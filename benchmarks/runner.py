@@ -36,12 +36,14 @@ AENUM = 'aenum==3.1.17'
 class Settings:
     def __init__(self, quick):
         self.quick = quick
-        # Full run: 3 lookup processes of 12 rounds each, 20 rounds of paired
-        # processes for the untouched operations, 15 imports of each kind.
+        # Full run: 3 lookup processes of 12 rounds each, 3 processes of 20
+        # rounds for the untouched operations, 20 rounds of paired processes
+        # of the two builds for the everyday ones, 15 imports of each kind.
         self.lookup_processes = 1 if quick else 3
         self.lookup_values = 4 if quick else 12
-        self.untouched_rounds = 2 if quick else 20
-        self.untouched_values = 5 if quick else 8
+        self.untouched_values = 5 if quick else 20
+        self.everyday_rounds = 2 if quick else 20
+        self.everyday_values = 5 if quick else 8
         self.imports = 5 if quick else 15
         self.min_time = 0.002 if quick else 0.004
 
@@ -218,29 +220,31 @@ def append_runs(pyperf, target, source):
     suite.dump(target, replace=True)
 
 
-def measure_lookups(pyperf, interp, settings, scratch, out_dir):
-    target = os.path.join(out_dir, '%s-lookups.json' % interp.slug)
+def measure_lookups(pyperf, interp, settings, scratch, out_dir, group='lookups'):
+    """Run `group` in settings.lookup_processes worker processes; one file of them."""
+    target = os.path.join(out_dir, '%s-%s.json' % (interp.slug, group))
     if os.path.exists(target):
         os.remove(target)
     variant = ['--backport'] if interp.role == 'backport' else []
+    values = settings.untouched_values if group == 'untouched' else settings.lookup_values
     for index in range(settings.lookup_processes):
-        part = os.path.join(scratch, '%s-lookups-%d.json' % (interp.slug, index))
+        part = os.path.join(scratch, '%s-%s-%d.json' % (interp.slug, group, index))
         run_worker(interp.venv_python,
-                   ['lookups', '--output', part, '--values', str(settings.lookup_values),
+                   [group, '--output', part, '--values', str(values),
                     '--min-time', str(settings.min_time)] + variant, seed=index)
         append_runs(pyperf, target, part)
     return target
 
 
 def measure_alternating(pyperf, baseline, variant, variant_args, settings, scratch,
-                        out_dir, name, group='untouched', baseline_args=()):
+                        out_dir, name, group, baseline_args=()):
     """Alternate processes of `baseline` and `variant`, round by round."""
     targets = {}
     for which in ('baseline', 'variant'):
         targets[which] = os.path.join(out_dir, '%s-%s.json' % (name, which))
         if os.path.exists(targets[which]):
             os.remove(targets[which])
-    for round_index in range(settings.untouched_rounds):
+    for round_index in range(settings.everyday_rounds):
         order = [('baseline', baseline.venv_python, list(baseline_args)),
                  ('variant', variant.venv_python, variant_args)]
         if round_index % 2:
@@ -248,7 +252,7 @@ def measure_alternating(pyperf, baseline, variant, variant_args, settings, scrat
         for which, python, extra in order:
             part = os.path.join(scratch, '%s-%s-%d.json' % (name, which, round_index))
             run_worker(python, [group, '--output', part,
-                                '--values', str(settings.untouched_values),
+                                '--values', str(settings.everyday_values),
                                 '--min-time', str(settings.min_time)] + extra,
                        seed=round_index)
             append_runs(pyperf, targets[which], part)
@@ -379,7 +383,22 @@ def analyse_lookups(pyperf, path):
     return result
 
 
-def analyse_alternating(pyperf, targets, names=UNTOUCHED):
+def analyse_untouched(pyperf, path):
+    """Each untouched statement with the patch over without it, paired value by value.
+
+    The median of the ratios, and their least and greatest (`key`_spread).
+    """
+    b = benches(pyperf, path)
+    result = {}
+    for key, name in UNTOUCHED.items():
+        if name in b and name + ' patched' in b:
+            ratios = paired_ratios(b[name + ' patched'], b[name])
+            result[key] = statistics.median(ratios)
+            result[key + '_spread'] = (min(ratios), max(ratios))
+    return result
+
+
+def analyse_alternating(pyperf, targets, names):
     """Per round: median of the variant's values over the baseline's; median of those."""
     base, var = benches(pyperf, targets['baseline']), benches(pyperf, targets['variant'])
     result = {'medians': {
