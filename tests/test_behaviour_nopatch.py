@@ -270,6 +270,16 @@ class FunctionsTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             contains(self.Color, value=1)
 
+    def test_a_wrong_call_names_the_function(self):
+        # Up to 3.9 the message of a call with missing arguments names the
+        # function by its code, not by __name__.
+        for function in (from_value, from_name, contains):
+            with self.subTest(function=function.__name__):
+                with self.assertRaises(TypeError) as cm:
+                    function(self.Color)
+                self.assertTrue(str(cm.exception).startswith(function.__name__ + '()'),
+                                str(cm.exception))
+
     def test_not_an_enum_class(self):
         for function in (from_value, from_name, contains):
             for bad in (int, 1, self.Color.RED, None):

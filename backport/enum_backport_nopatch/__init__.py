@@ -122,6 +122,9 @@ def _same_face(function: Callable[..., Any], typed: Callable[..., Any]) -> Any:
     # patch installs, without the typed definition's tests of the default.
     for name in ('__name__', '__qualname__', '__doc__', '__module__', '__annotations__'):
         setattr(function, name, getattr(typed, name))
+    # Up to 3.9 a call with the wrong arguments names the function by its
+    # code's name, and tracebacks do everywhere.
+    function.__code__ = function.__code__.replace(co_name=typed.__name__)
     function.__wrapped__ = typed
     return function
 
