@@ -200,8 +200,9 @@ class PatchFreeTest(unittest.TestCase):
     def test_import_and_calls_leave_enumtype_alone(self):
         self.assertEqual(self.child['changed'], [])
         # Nothing of the patching package came with it.
-        self.assertEqual(self.child['loaded'],
-                         ['enum_backport_nopatch', 'enum_backport_nopatch._lookup'])
+        self.assertIn('enum_backport_nopatch._lookup', self.child['loaded'])
+        self.assertEqual([name for name in self.child['loaded']
+                          if name.split('.')[0] != 'enum_backport_nopatch'], [])
 
     def test_same_answers_as_the_patched_methods(self):
         functions, methods = self.child['functions'], self.child['methods']

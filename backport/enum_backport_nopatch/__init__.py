@@ -19,7 +19,8 @@ applied to the class: a member or method a class defines under the same
 name, or a metaclass's own ``__contains__``, does not get in their way.
 
 The lookups live here, in `_lookup`, a module that patches nothing;
-``enum_backport`` installs the same functions on the metaclass.
+``enum_backport`` installs the same functions on the metaclass, and
+`_checked` calls them after a check of their first argument.
 """
 
 import enum
@@ -117,19 +118,17 @@ def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:
 
 def _same_face(function: Callable[..., Any], typed: Callable[..., Any]) -> Any:
     # The typed definition above is what type checkers and help() read; where
-    # the interpreter lacks the change, _lookup's checked function runs
-    # instead, which checks its first argument and calls the lookup the
+    # the interpreter lacks the change, _checked's function of the same name
+    # runs instead, which checks its first argument and calls the lookup the
     # patch installs, without the typed definition's tests of the default.
     for name in ('__name__', '__qualname__', '__doc__', '__module__', '__annotations__'):
         setattr(function, name, getattr(typed, name))
-    # Up to 3.9 a call with the wrong arguments names the function by its
-    # code's name, and tracebacks do everywhere.
-    function.__code__ = function.__code__.replace(co_name=typed.__name__)
     function.__wrapped__ = typed
     return function
 
 
 if not TYPE_CHECKING and not _NATIVE:
-    from_value = _same_face(_lookup.checked_from_value, from_value)
-    from_name = _same_face(_lookup.checked_from_name, from_name)
-    contains = _same_face(_lookup.checked_contains, contains)
+    _checked = importlib.import_module('enum_backport_nopatch._checked')
+    from_value = _same_face(_checked.from_value, from_value)
+    from_name = _same_face(_checked.from_name, from_name)
+    contains = _same_face(_checked.contains, contains)

@@ -3,7 +3,7 @@
 They take the enum class as their first argument, so that they serve as
 methods of the patched metaclass (`_patch` installs them; nothing here
 patches anything) and, called by functions that check that argument first
-(`checked_from_value` and the rest), as enum_backport_nopatch's functions.
+(`_checked`), as enum_backport_nopatch's functions.
 
 Each interpreter keeps slightly different bookkeeping on an enum class, so the
 code asks for attributes rather than versions:
@@ -260,19 +260,11 @@ _is_flag = _Flag.__subclasscheck__
 # _CLASSES_NOT_PLAIN) exactly when it is in the value map, and one dict tells
 # which classes are plain: patched, every class is noted as it is made, and
 # those that are not are listed; checked, those seen and found plain are (see
-# _first_sight).  So the checked function, unlike the others (see
-# checked_from_value), does not call the method: it asks its own dict.
+# _first_sight).  So the checked function (in _checked), unlike the others,
+# does not call the method: it asks its own dict.
 def _hooked_contains(cls, value):
     if (type(value) is int or type(value) is str) and id(cls) not in _CLASSES_NOT_PLAIN:
         return value in _read(cls, '_value2member_map_')
-    return _contains_other(cls, value)
-
-
-def _hooked_checked_contains(cls, value, /):
-    if (type(value) is int or type(value) is str) and id(cls) in _SEEN_PLAIN:
-        return value in _read(cls, '_value2member_map_')
-    if id(cls) not in _SEEN:
-        _first_sight('contains', cls)
     return _contains_other(cls, value)
 
 
@@ -291,8 +283,8 @@ def _contains_other(cls, value):
 # from_value, from_name and contains are written without a check of their
 # first argument: the patch installs them as methods, called on enum classes
 # only.  The functions enum_backport_nopatch exports may be given anything,
-# so checked_from_value and the rest make sure of it first and then call
-# them.  They are not made from the same code with a flag to test: a
+# so those of _checked make sure of it first and then call them.  They are
+# not made from the same code with a flag to test: a
 # function that tests a variable of the function that made it is a closure,
 # and that costs every call of the method (up to 3.9 it takes the slow way;
 # from 3.11 it copies its cells in first).
@@ -417,32 +409,6 @@ else:
 contains.__doc__ = _CONTAINS_DOC
 
 
-# The checked functions.  Where classes are noted, one dict lookup by id
-# tells whether this one was (see _first_sight); elsewhere a class whose
-# metaclass is EnumType itself needs no check (id() costs more than type()).
-def checked_from_value(cls, value, /, default=NOT_GIVEN):
-    if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
-        _first_sight('from_value', cls)
-    return from_value(cls, value, default)
-
-
-def checked_from_name(cls, name, /, default=NOT_GIVEN):
-    if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
-        _first_sight('from_name', cls)
-    return from_name(cls, name, default)
-
-
-if _READS_ARE_HOOKED:    # 3.8 to 3.11
-    checked_contains = _hooked_checked_contains
-else:
-    def checked_contains(cls, value, /):
-        if type(cls) is not _EnumType:
-            _first_sight('contains', cls)
-        return contains(cls, value)
-
-checked_from_value.__doc__ = from_value.__doc__
-checked_from_name.__doc__ = from_name.__doc__
-checked_contains.__doc__ = _CONTAINS_DOC
 
 
 def _contains_rest(cls, value, hashable):
