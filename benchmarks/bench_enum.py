@@ -51,8 +51,9 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
 side by side in one process that imports enum_backport, each statement with
 EnumType's attributes as they were before the import and as the import left
-them, put in place before each timing.  The `everyday` group (``in``, the constructor, ``E[k]``, Flag
-``in``, call and ``|``, iteration, class creation) is timed in processes of
+them, put in place before each timing.  The `everyday` group (``in``, the
+constructor, ``E[k]``, Flag ``in``, call and ``|``, iteration, class
+creation) is timed in processes of
 the stock and the patched 3.13.5 builds, alternating, to hold the change to
 stock's speed.
 
@@ -356,6 +357,7 @@ def untouched_groups(without, with_):
     """Operations the backport leaves alone, timed without and with its patch."""
     E = make_enum(10)
     ns = {'E': E, 'v': 5, 'Enum': enum.Enum}
+
     def collecting(put):
         # The classes a timing made are garbage once it ends (the collector
         # is off while it runs): collected before the next, so that neither

@@ -124,11 +124,12 @@ def gather_interpreters(args):
 def measure(pyperf, interp, stock, settings, scratch, results_dir):
     """Everything timed on one interpreter, analysed: its `res`."""
     res = {'role': interp.role, 'version': interp.version}
-    path = runner.measure_lookups(pyperf, interp, settings, scratch, results_dir)
+    path = runner.measure_group(pyperf, interp, 'lookups', settings.lookup_values,
+                                settings, scratch, results_dir)
     res['lookups'] = runner.analyse_lookups(pyperf, path)
     if interp.role == 'backport':
-        path = runner.measure_lookups(pyperf, interp, settings, scratch, results_dir,
-                                      group='untouched')
+        path = runner.measure_group(pyperf, interp, 'untouched', settings.untouched_values,
+                                    settings, scratch, results_dir)
         res['untouched'] = runner.analyse_untouched(pyperf, path)
     elif interp.role == 'patched' and stock:
         files = runner.measure_alternating(pyperf, stock, interp, [], settings, scratch,

@@ -220,13 +220,12 @@ def append_runs(pyperf, target, source):
     suite.dump(target, replace=True)
 
 
-def measure_lookups(pyperf, interp, settings, scratch, out_dir, group='lookups'):
-    """Run `group` in settings.lookup_processes worker processes; one file of them."""
+def measure_group(pyperf, interp, group, values, settings, scratch, out_dir):
+    """Time `group`, `values` rounds, in settings.lookup_processes workers; one file."""
     target = os.path.join(out_dir, '%s-%s.json' % (interp.slug, group))
     if os.path.exists(target):
         os.remove(target)
     variant = ['--backport'] if interp.role == 'backport' else []
-    values = settings.untouched_values if group == 'untouched' else settings.lookup_values
     for index in range(settings.lookup_processes):
         part = os.path.join(scratch, '%s-%s-%d.json' % (interp.slug, group, index))
         run_worker(interp.venv_python,

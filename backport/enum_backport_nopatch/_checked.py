@@ -2,13 +2,13 @@
 
 Each makes sure that its first argument is an enum class, the first time it
 sees that class (see `_lookup._first_sight`), and then calls the lookup the
-patch installs.  They are named as the functions they become, here rather
+patch installs.  enum_backport_nopatch gives them the typed definitions'
+docstrings, names and signatures.  They are named as the functions they become, here rather
 than beside the lookups in _lookup: up to 3.9 a call with the wrong
 arguments names a function by its code's name.
 """
 
 from enum_backport_nopatch._lookup import (
-    _CONTAINS_DOC,
     _READS_ARE_HOOKED,
     _SEEN,
     _SEEN_PLAIN,
@@ -51,8 +51,3 @@ else:
         if type(cls) is not _EnumType:
             _first_sight('contains', cls)
         return _contains(cls, value)
-
-
-from_value.__doc__ = _from_value.__doc__
-from_name.__doc__ = _from_name.__doc__
-contains.__doc__ = _CONTAINS_DOC

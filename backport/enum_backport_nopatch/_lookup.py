@@ -409,8 +409,6 @@ else:
 contains.__doc__ = _CONTAINS_DOC
 
 
-
-
 def _contains_rest(cls, value, hashable):
     """`contains` once the value map and isinstance() have missed."""
     if (not hashable or _may_have_unhashable_values(cls)) and (
