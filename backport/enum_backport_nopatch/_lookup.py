@@ -164,10 +164,9 @@ def _first_sight(function, cls):
     if not NEEDS_CLASS_NOTES:
         return
     note_class(cls)
-    key = id(cls)
-    _SEEN[key] = weakref.ref(cls, lambda ref, key=key: _SEEN.pop(key, None))
-    if key not in _CLASSES_NOT_PLAIN:
+    if id(cls) not in _CLASSES_NOT_PLAIN:
         _note(_SEEN_PLAIN, cls)
+    _note(_SEEN, cls)
 
 
 def _search(cls, value, hashable, reraise):
@@ -511,7 +510,14 @@ def note_class(cls):
 
 def _note(notes, cls):
     key = id(cls)
-    notes[key] = weakref.ref(cls, lambda ref, key=key: notes.pop(key, None))
+
+    def forget(ref):
+        # Only this class's own note: on PyPy a dead class's callback may run
+        # after its id was given to a new class, noted since.
+        if notes.get(key) is ref:
+            notes.pop(key, None)
+
+    notes[key] = weakref.ref(cls, forget)
 
 
 def _flag_outcome(cls, value):
