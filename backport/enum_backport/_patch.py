@@ -40,8 +40,12 @@ EnumType = getattr(enum, 'EnumType', None) or enum.EnumMeta
 _lock = threading.Lock()
 
 
+# EnumType's own __new__, kept by apply() before it installs the wrapper.
+_original_new = None
+
+
 def _noting_new(metacls, *args, **kwds):
-    enum_class = original('__new__')(metacls, *args, **kwds)
+    enum_class = _original_new(metacls, *args, **kwds)
     _lookup.note_class(enum_class)
     return enum_class
 
@@ -115,8 +119,10 @@ def apply():
         # about must be noted by then.
         new = _REPLACED.get('__new__')
         if new is not None:
+            global _original_new
+            _original_new = new.__enum_backport_original__
             # Its signature is the original's; inspect follows this.
-            new.__wrapped__ = new.__enum_backport_original__
+            new.__wrapped__ = _original_new
             setattr(EnumType, '__new__', staticmethod(new))
             for enum_class in _enum_classes():
                 _lookup.note_class(enum_class)

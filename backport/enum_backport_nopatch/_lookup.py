@@ -494,12 +494,11 @@ def note_class(cls):
         unhashable = bool(cls._unhashable_values_)
     else:
         unhashable = False
-        for member in cls._member_map_.values():
-            try:
+        try:
+            for member in cls._member_map_.values():
                 hash(member._value_)
-            except Exception:
-                unhashable = True
-                break
+        except Exception:
+            unhashable = True
     if unhashable:
         _note(_CLASSES_WITH_UNHASHABLE_VALUES, cls)
     if unhashable or _is_flag(cls) or not _isinstance_is_plain(cls):
