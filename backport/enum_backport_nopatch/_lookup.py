@@ -359,33 +359,41 @@ from_value.__doc__ = """Return the member whose value is `value`, or `default` i
     Raise ValueError if no member matches and no default is given.
     """
 
+# Without a default a miss raises anyway, so there a hit is the subscript
+# alone, and a miss pays for a caught KeyError besides the ValueError.  A
+# name that cannot be hashed, or whose __eq__ or __hash__ raises KeyError,
+# is a miss.
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
     def from_name(cls, name, /, default=NOT_GIVEN):
-        # Here `in` and a subscript cost less than calling get(), which
-        # is looked up as a method first: a miss costs one lookup and a
-        # hit two (an exact str caches its hash, so it hashes once).  A
-        # name that is not equal to itself the second time (its __eq__
-        # or __hash__ says so) is a miss rather than a KeyError.
         member_map = _read(cls, '_member_map_')
+        if default is NOT_GIVEN:
+            try:
+                return member_map[name]
+            except (TypeError, KeyError):
+                pass
+            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+        # Here `in` and a subscript cost less than calling get(), which is
+        # looked up as a method first (an exact str caches its hash, so it
+        # hashes once).  A name that is not equal to itself the second time
+        # is a miss too.
         try:
             if name in member_map:
                 return member_map[name]
         except (TypeError, KeyError):
             pass
-        if default is NOT_GIVEN:
-            raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
         return default
 else:
     def from_name(cls, name, /, default=NOT_GIVEN):
-        try:
-            member = cls._member_map_.get(name)
-        except TypeError:
-            member = None
-        if member is not None:
-            return member
         if default is NOT_GIVEN:
+            try:
+                return cls._member_map_[name]
+            except (TypeError, KeyError):
+                pass
             raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
-        return default
+        try:
+            return cls._member_map_.get(name, default)
+        except TypeError:
+            return default
 
 from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
 
