@@ -148,6 +148,31 @@ class FromNameTest(unittest.TestCase):
         sentinel = Sentinel('default')
         self.assertIn(Color.from_name(Fickle('GREEN'), sentinel), (Color.GREEN, sentinel))
 
+    def test_a_name_whose_comparison_raises(self):
+        # Color[name] raises the KeyError of such a name as it raises a
+        # miss's, so from_name takes it for a miss, with a default or
+        # without; any other exception comes out, as it does of Color[name].
+        class Raising(str):
+            __hash__ = str.__hash__
+
+            def __init__(self, error):
+                self.error = error
+
+            def __new__(cls, error):
+                return str.__new__(cls, 'GREEN')
+
+            def __eq__(self, other):
+                raise self.error
+
+        sentinel = Sentinel('default')
+        self.assertIs(Color.from_name(Raising(KeyError('GREEN')), sentinel), sentinel)
+        with self.assertRaises(ValueError):
+            Color.from_name(Raising(KeyError('GREEN')))
+        for default in ((), (sentinel,)):
+            with self.subTest(default=default):
+                with self.assertRaises(RuntimeError):
+                    Color.from_name(Raising(RuntimeError('compared')), *default)
+
     def test_memberless(self):
         sentinel = Sentinel('default')
         classes = [Enum, IntEnum, Flag, IntFlag, Empty]

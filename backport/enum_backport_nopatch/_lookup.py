@@ -392,7 +392,7 @@ else:
             raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
         try:
             return cls._member_map_.get(name, default)
-        except TypeError:
+        except (TypeError, KeyError):
             return default
 
 from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
