@@ -98,6 +98,22 @@ class ImportTest(unittest.TestCase):
         self.check_behaviour()
         self.assertIs(enum_backport.from_value(Color, 1), Color.RED)
 
+    def test_reload_of_the_patch_module(self):
+        # The module runs again in its own namespace, which the functions
+        # it installed before still read.
+        before = installed()
+        importlib.reload(enum_backport._patch)
+        self.assertEqual(installed(), before)
+
+        class Made(Enum):
+            A = 1
+            B = [2]
+
+        self.assertTrue(1 in Made)
+        self.assertTrue([2] in Made)
+        self.assertIs(Made.from_value(1), Made.A)
+        self.check_behaviour()
+
     def test_fresh_import_patches_nothing_again(self):
         # A second copy of the package, as after removing it from
         # sys.modules, must recognise the first copy's patch.

@@ -41,7 +41,10 @@ _lock = threading.Lock()
 
 
 # EnumType's own __new__, kept by apply() before it installs the wrapper.
-_original_new = None
+# importlib.reload() runs this module again in the same namespace, where
+# the wrapper installed before still reads it, and apply() does not run
+# again: the reloaded module keeps it.
+_original_new = globals().get('_original_new')
 
 
 def _noting_new(metacls, *args, **kwds):
