@@ -212,6 +212,25 @@ def everyday_table(results):
     return rst_table(header, rows) if rows else ''
 
 
+def everyday_misses(results):
+    """The everyday statements over the ceiling, each with the controls' ratios."""
+    lines = []
+    for _, res in results:
+        everyday = res.get('everyday')
+        if not everyday:
+            continue
+        controls = ', '.join('%s %.2fx' % (what, everyday[key])
+                             for key, _, what in EVERYDAY
+                             if key in EVERYDAY_CONTROLS and key in everyday)
+        for key, _, what in EVERYDAY:
+            if key in everyday and key not in EVERYDAY_CONTROLS and (
+                    everyday[key] > EVERYDAY_CEILING):
+                figure, ceiling = two_figures(everyday[key], EVERYDAY_CEILING)
+                lines.append('- %s: %sx (ceiling %sx; the controls in the same run: %s)'
+                             % (what, figure, ceiling, controls))
+    return lines
+
+
 def membership_table(results):
     header = ['interpreter'] + ['in %s n=%s' % (kind, n) for kind in ('hit', 'miss')
                                 for n in SIZES] + ['flag composite', 'flag miss']
@@ -353,7 +372,10 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
             'apart from the change):',
             '',
             everyday,
-        ]
+            '',
+            'Everyday statements over the ceiling in this run:',
+            '',
+        ] + (everyday_misses(results) or ['- none'])
     peers = peer_table(results)
     if peers:
         parts += [

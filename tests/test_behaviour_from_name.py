@@ -153,25 +153,31 @@ class FromNameTest(unittest.TestCase):
         # miss's, so from_name takes it for a miss, with a default or
         # without; any other exception comes out, as it does of Color[name].
         class Raising(str):
-            __hash__ = str.__hash__
-
-            def __init__(self, error):
-                self.error = error
-
-            def __new__(cls, error):
+            def __new__(cls, error, when):
                 return str.__new__(cls, 'GREEN')
+
+            def __init__(self, error, when):
+                self.error = error
+                self.when = when
+
+            def __hash__(self):
+                if self.when == 'hash':
+                    raise self.error
+                return str.__hash__(self)
 
             def __eq__(self, other):
                 raise self.error
 
         sentinel = Sentinel('default')
-        self.assertIs(Color.from_name(Raising(KeyError('GREEN')), sentinel), sentinel)
-        with self.assertRaises(ValueError):
-            Color.from_name(Raising(KeyError('GREEN')))
-        for default in ((), (sentinel,)):
-            with self.subTest(default=default):
-                with self.assertRaises(RuntimeError):
-                    Color.from_name(Raising(RuntimeError('compared')), *default)
+        for when in ('hash', 'eq'):
+            with self.subTest(when=when):
+                self.assertIs(Color.from_name(Raising(KeyError('GREEN'), when), sentinel),
+                              sentinel)
+                with self.assertRaises(ValueError):
+                    Color.from_name(Raising(KeyError('GREEN'), when))
+                for default in ((), (sentinel,)):
+                    with self.assertRaises(RuntimeError):
+                        Color.from_name(Raising(RuntimeError(when), when), *default)
 
     def test_memberless(self):
         sentinel = Sentinel('default')

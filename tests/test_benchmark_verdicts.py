@@ -112,3 +112,22 @@ class Printing(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class EverydayMisses(unittest.TestCase):
+    """The patched build's everyday statements over the ceiling are listed."""
+
+    def everyday(self, **ratios):
+        return [('3.13.5 patched', {'everyday': ratios})]
+
+    def test_over_the_ceiling_is_listed_with_the_controls(self):
+        lines = report.everyday_misses(self.everyday(
+            call_miss=1.1004, flag_in=1.02, control_dict=1.01, control_class=1.08))
+        self.assertEqual(lines, [
+            '- ``try: E(m)`` ``except ValueError``: 1.1004x (ceiling 1.1000x; the controls'
+            ' in the same run: control, no enum: ``d[k]`` 1.01x,'
+            ' control, no enum: ``class C: pass`` 1.08x)'])
+
+    def test_at_the_ceiling_or_a_control_is_not(self):
+        self.assertEqual(report.everyday_misses(self.everyday(
+            call_miss=1.10, control_class=1.5)), [])

@@ -112,6 +112,7 @@ def apply():
     Return the names of the attributes patched by this call (empty when
     there was nothing to do).  Safe to call from several threads at once.
     """
+    global _original_new
     with _lock:
         if is_native() or is_patched():
             return ()
@@ -122,7 +123,6 @@ def apply():
         # about must be noted by then.
         new = _REPLACED.get('__new__')
         if new is not None:
-            global _original_new
             _original_new = new.__enum_backport_original__
             # Its signature is the original's; inspect follows this.
             new.__wrapped__ = _original_new

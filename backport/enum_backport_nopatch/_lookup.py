@@ -361,8 +361,9 @@ from_value.__doc__ = """Return the member whose value is `value`, or `default` i
 
 # Without a default a miss raises anyway, so there a hit is the subscript
 # alone, and a miss pays for a caught KeyError besides the ValueError.  A
-# name that cannot be hashed, or whose __eq__ or __hash__ raises KeyError,
-# is a miss.
+# name that cannot be hashed, or whose __eq__ or __hash__ raises TypeError
+# or KeyError, is a miss, with a default or without, as in the CPython
+# change's from_name, which catches both from cls[name].
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
     def from_name(cls, name, /, default=NOT_GIVEN):
         member_map = _read(cls, '_member_map_')
@@ -374,8 +375,9 @@ if _READS_ARE_HOOKED:    # 3.8 to 3.11
             raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
         # Here `in` and a subscript cost less than calling get(), which is
         # looked up as a method first (an exact str caches its hash, so it
-        # hashes once).  A name that is not equal to itself the second time
-        # is a miss too.
+        # hashes once).  A name that `in` finds and the subscript does not
+        # (it is not equal to itself the second time) is a miss too; the
+        # subscript alone, above, answers with the member it finds first.
         try:
             if name in member_map:
                 return member_map[name]
