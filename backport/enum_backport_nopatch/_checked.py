@@ -3,9 +3,9 @@
 Each makes sure that its first argument is an enum class, the first time it
 sees that class (see `_lookup._first_sight`), and then calls the lookup the
 patch installs.  enum_backport_nopatch gives them the typed definitions'
-docstrings, names and signatures.  They are named as the functions they become, here rather
-than beside the lookups in _lookup: up to 3.9 a call with the wrong
-arguments names a function by its code's name.
+docstrings, names and signatures.  They are named as the functions they
+become, here rather than beside the lookups in _lookup: up to 3.9 a call
+with the wrong arguments names a function by its code's name.
 """
 
 from enum_backport_nopatch._lookup import (
