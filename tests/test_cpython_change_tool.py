@@ -1102,6 +1102,16 @@ interpreter              in hit n=10  in miss n=10
 3.13.5 patched           292          592
 =======================  ===========  ============
 
+Patched 3.13.5 against stock 3.13.5 (the change costs at most 1.1x stock
+on everyday statements):
+
+=================  ========  ==========  ===============  =========  =======
+statement          stock ns  patched ns  patched / stock  rounds     ceiling
+=================  ========  ==========  ===============  =========  =======
+``v in E``, a hit  343       293         0.87             0.39-1.45  1.10
+``F.F0 | F.F3``    705       676         0.98             0.51-1.76  1.10
+=================  ========  ==========  ===============  =========  =======
+
 Full run: 253 s wall time.
 """
 
@@ -1433,6 +1443,24 @@ class TextsTests(unittest.TestCase):
                 texts.in_benchmark_table(write(tmp, "r.rst", RESULTS_RST.replace(
                     "3.13.5 patched", "3.13.5 other  ")))
         self.assertIn("'3.13.5 patched'", str(caught.exception))
+
+    def test_everyday_table_is_its_statements_as_markdown(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            table = texts.everyday_table(write(tmp, "r.rst", RESULTS_RST))
+        self.assertEqual(table.splitlines()[:4], [
+            "| statement | stock ns | patched ns | patched / stock |", "|---|---|---|---|",
+            "| `v in E`, a hit | 343 | 293 | 0.87 |",
+            "| `F.F0 \\| F.F3` | 705 | 676 | 0.98 |"])
+        self.assertIn("alternating processes", table)
+
+    def test_everyday_table_without_its_columns_or_title_is_an_error(self):
+        for old, new, said in (("patched ns", "other ns  ", "'patched ns'"),
+                               ("Patched 3.13.5 against", "Patched 3.13.4 against",
+                                "no table after 'Patched 3.13.5 against stock 3.13.5'")):
+            with self.subTest(said), tempfile.TemporaryDirectory() as tmp:
+                with self.assertRaises(ToolError) as caught:
+                    texts.everyday_table(write(tmp, "r.rst", RESULTS_RST.replace(old, new)))
+                self.assertIn(said, str(caught.exception))
 
     def test_the_repositorys_texts_fill_with_every_field(self):
         fields = dict.fromkeys(texts.FIELDS, "X")

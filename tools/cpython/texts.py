@@ -14,6 +14,8 @@ description (PR.pr.md), with str.format fields the tool fills:
     {author_name} {author_email}   its two parts
     {in_benchmark_table}           a Markdown table of `in`, stock 3.13.5
                                    against patched, from benchmarks/results.rst
+    {everyday_table}               its table of everyday statements, stock
+                                   3.13.5 against patched
     {stock_test_failures}          a Markdown list of the ledger below
 
 A filled text with a field left (or one the tool does not know) is an error.
@@ -47,10 +49,12 @@ LEDGER = "stock-test-failures.json"
 KINDS = ("commit.txt", "issue.md", "pr.md")
 FIELDS = ("fix_issue", "flag_issue", "feature_issue", "fix_whatsnew", "flag_whatsnew",
           "feature_whatsnew", "author", "author_name", "author_email",
-          "in_benchmark_table", "stock_test_failures")
+          "in_benchmark_table", "everyday_table", "stock_test_failures")
 LEFT_FIELD_RE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 MEMBERSHIP_TITLE = "Membership, median ns per ``in``"
 BENCH_ROWS = ("3.13.5 stock", "3.13.5 patched")
+EVERYDAY_TITLE = "Patched 3.13.5 against stock 3.13.5"
+EVERYDAY_COLUMNS = ("statement", "stock ns", "patched ns", "patched / stock")
 BASE_NAMES = ("3.13.5", "3.14", "3.15")
 PRS = ("fix", "flag", "feature")
 ENUMS = ("fix", "fix+flag", "fix+flag+feature")
@@ -121,37 +125,68 @@ def whatsnew_markdown(carriers, author_name, standin, issue):
     return "\n\n".join(out)
 
 
-def in_benchmark_table(results_rst):
-    """The membership rows of stock and patched 3.13.5 as a Markdown table."""
+def _rst_table(results_rst, title, what):
+    """(header, rows) of the first simple table after the line starting TITLE."""
     path = Path(results_rst)
     if not path.is_file():
-        raise ToolError("%s is missing: run benchmarks/run.py for the `in` figures" % path)
+        raise ToolError("%s is missing: run benchmarks/run.py for the %s figures" % (path, what))
     lines = path.read_text(encoding="utf-8").splitlines()
     try:
-        start = next(i for i, l in enumerate(lines) if l.startswith(MEMBERSHIP_TITLE))
+        start = next(i for i, l in enumerate(lines) if l.startswith(title))
         rule = next(i for i in range(start, len(lines)) if lines[i].startswith("==="))
     except StopIteration:
-        raise ToolError("%s has no table after %r" % (path, MEMBERSHIP_TITLE))
+        raise ToolError("%s has no table after %r" % (path, title))
     spans = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[rule])]
 
     def cells(line):
         return [line[a:b if i + 1 < len(spans) else None].strip()
                 for i, (a, b) in enumerate(spans)]
 
-    header = cells(lines[rule + 1])
-    rows = {}
+    rows = []
     for line in lines[rule + 3:]:
         if line.startswith("==="):
             break
-        row = cells(line)
-        rows[row[0]] = row
+        rows.append(cells(line))
+    return cells(lines[rule + 1]), rows
+
+
+def _markdown_cell(rst):
+    # ``code`` is `code` in Markdown; a | inside a cell would end it.
+    return rst.replace("``", "`").replace("|", "\\|")
+
+
+def _markdown_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def in_benchmark_table(results_rst):
+    """The membership rows of stock and patched 3.13.5 as a Markdown table."""
+    header, found = _rst_table(results_rst, MEMBERSHIP_TITLE, "`in`")
+    rows = {row[0]: row for row in found}
     missing = [r for r in BENCH_ROWS if r not in rows]
     if missing:
         raise ToolError("%s: the membership table has no row %s"
-                        % (path, ", ".join(repr(m) for m in missing)))
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(rows[r]) + " |" for r in BENCH_ROWS]
-    return "\n".join(out) + "\n\nMedian ns per `in` (hit: the middle member's value; miss: -1)."
+                        % (results_rst, ", ".join(repr(m) for m in missing)))
+    return (_markdown_table(header, [rows[r] for r in BENCH_ROWS])
+            + "\n\nMedian ns per `in` (hit: the middle member's value; miss: -1).")
+
+
+def everyday_table(results_rst):
+    """Stock 3.13.5 against patched, statement by statement, as a Markdown table."""
+    header, found = _rst_table(results_rst, EVERYDAY_TITLE, "everyday")
+    missing = [c for c in EVERYDAY_COLUMNS if c not in header]
+    if missing or not found:
+        raise ToolError("%s: the everyday table has no %s"
+                        % (results_rst, ", ".join(repr(m) for m in missing) or "rows"))
+    index = [header.index(c) for c in EVERYDAY_COLUMNS]
+    return (_markdown_table(EVERYDAY_COLUMNS, [[row[i] for i in index] for row in found])
+            + "\n\n`E`: an Enum of 10 members, `F`: a Flag of 20.  Median ns, in"
+            " alternating processes of the two builds; the ratio: the median, over"
+            " the rounds, of the ratio of the two processes' medians.  The controls"
+            " involve no enum: they show what the two builds differ by apart from"
+            " the change.")
 
 
 def load_ledger(texts=TEXTS):
