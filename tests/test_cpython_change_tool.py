@@ -1461,6 +1461,13 @@ class TextsTests(unittest.TestCase):
                 with self.assertRaises(ToolError) as caught:
                     texts.everyday_table(write(tmp, "r.rst", RESULTS_RST.replace(old, new)))
                 self.assertIn(said, str(caught.exception))
+        empty = RESULTS_RST.replace("``v in E``, a hit  343       293         0.87"
+                                    "             0.39-1.45  1.10\n", "").replace(
+            "``F.F0 | F.F3``    705       676         0.98             0.51-1.76  1.10\n", "")
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(ToolError) as caught:
+                texts.everyday_table(write(tmp, "r.rst", empty))
+        self.assertIn("the everyday table has no rows", str(caught.exception))
 
     def test_the_repositorys_texts_fill_with_every_field(self):
         fields = dict.fromkeys(texts.FIELDS, "X")
