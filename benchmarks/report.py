@@ -7,8 +7,9 @@ analyses returned.  Targets, limits and floors are targets.py's.
 
 import os
 
-from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, FLOOR_MARGIN, NOPATCH_KINDS,
-                     PEER_SIZES, SIZES, TARGETS, applies, assess, limit_for)
+from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, EVERYDAY_UNJUDGED,
+                     FLOOR_MARGIN, NOPATCH_KINDS, PEER_SIZES, SIZES, TARGETS, applies, assess,
+                     limit_for)
 
 
 def rst_table(header, rows):
@@ -202,13 +203,13 @@ def everyday_table(results):
             if key not in everyday:
                 continue
             ratio = everyday[key]
-            control = key in EVERYDAY_CONTROLS
+            judged = key not in EVERYDAY_UNJUDGED
             rows.append([what, ns(everyday['medians']['baseline'].get(name)),
                          ns(everyday['medians']['variant'].get(name)),
-                         '%.2f%s' % (ratio, '' if control or ratio <= EVERYDAY_CEILING
-                                     else ' MISS'),
+                         '%.2f%s' % (ratio, ' MISS' if judged and ratio > EVERYDAY_CEILING
+                                     else ''),
                          '%.2f-%.2f' % everyday[key + '_spread'],
-                         '-' if control else '%.2f' % EVERYDAY_CEILING])
+                         '%.2f' % EVERYDAY_CEILING if judged else '-'])
     return rst_table(header, rows) if rows else ''
 
 
@@ -223,7 +224,7 @@ def everyday_misses(results):
                              for key, _, what in EVERYDAY
                              if key in EVERYDAY_CONTROLS and key in everyday)
         for key, _, what in EVERYDAY:
-            if key in everyday and key not in EVERYDAY_CONTROLS and (
+            if key in everyday and key not in EVERYDAY_UNJUDGED and (
                     everyday[key] > EVERYDAY_CEILING):
                 figure, ceiling = two_figures(everyday[key], EVERYDAY_CEILING)
                 lines.append('- %s: %sx (ceiling %sx; the controls in the same run: %s)'
@@ -369,7 +370,8 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
             'two builds; ratio: median over the rounds of the ratio of the two',
             'processes\' medians (``E``: an Enum of 10 members, ``F``: a Flag of 20;',
             'the controls involve no enum, and show what the two builds differ by',
-            'apart from the change):',
+            'apart from the change; they, and what a program does once per value,',
+            'are not held to the ceiling):',
             '',
             everyday,
             '',

@@ -125,6 +125,7 @@ EVERYDAY = [
     ('flag_in', 'everyday Flag in', '``c in F``, ``c`` five of 20 flags'),
     ('flag_in_miss', 'everyday Flag in miss', '``x in F``, ``x`` a bit beyond them'),
     ('flag_call', 'everyday Flag call', '``F(c)``'),
+    ('flag_new', 'everyday Flag new', '``F(c)``, its pseudo-member made anew (once per value)'),
     ('flag_or', 'everyday Flag |', '``F.F0 | F.F3``'),
     ('iteration', 'everyday iteration', '``for member in E: pass``'),
     ('class', 'everyday class creation', 'creating a 5-member enum class'),
@@ -134,6 +135,10 @@ EVERYDAY = [
 #: The statements that involve no enum: a ratio away from 1 there is the
 #: builds' or the machine's, and is printed beside the others, not judged.
 EVERYDAY_CONTROLS = ('control_dict', 'control_class')
+#: Printed, not held to the ceiling: the controls, and what a program does
+#: once per value (a flag's pseudo-member is made the first time its value
+#: is asked for, and found after that, as ``F(c)`` finds it).
+EVERYDAY_UNJUDGED = EVERYDAY_CONTROLS + ('flag_new',)
 EVERYDAY_CEILING = 1.10
 
 Assessment = collections.namedtuple('Assessment', 'value limit floor used met')

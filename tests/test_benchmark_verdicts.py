@@ -131,3 +131,15 @@ class EverydayMisses(unittest.TestCase):
     def test_at_the_ceiling_or_a_control_is_not(self):
         self.assertEqual(report.everyday_misses(self.everyday(
             call_miss=1.10, control_class=1.5)), [])
+
+    def test_what_happens_once_per_value_is_shown_not_judged(self):
+        self.assertEqual(report.everyday_misses(self.everyday(flag_new=1.3)), [])
+        medians = {'baseline': {'everyday Flag new': 6e-6, 'everyday E(v) miss': 2e-6},
+                   'variant': {'everyday Flag new': 7.8e-6, 'everyday E(v) miss': 2.4e-6}}
+        rows = [line.split() for line in report.everyday_table([('3.13.5 patched', {
+            'everyday': {'flag_new': 1.3, 'flag_new_spread': (1.2, 1.4),
+                         'call_miss': 1.2, 'call_miss_spread': (1.1, 1.3),
+                         'medians': medians}})]).splitlines()
+                if 'anew' in line or 'ValueError' in line]
+        self.assertEqual(rows[0][-4:], ['1.20', 'MISS', '1.10-1.30', '1.10'])
+        self.assertEqual(rows[1][-3:], ['1.30', '1.20-1.40', '-'])
