@@ -32,6 +32,10 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   the value map (``E._bench_least_value``) or the member map
   (``E._bench_least_name``): the least any from_value or from_name that
   finds its member can cost, and so the floor of a hit;
+* in both name groups, a from_name that tests whether a default was given
+  only after a miss (``E._bench_try_first_name``: the subscript under
+  ``try``): what the backport's from_name would cost without the test its
+  hits pay, and what its misses would cost then;
 * in-hit and in-miss: ``v in E`` for every size side by side, so the time at
   10,000 members is compared with the time at 10 measured next to it;
 * flag: on a Flag of 20 single-bit members, ``c in F`` for a composite value
@@ -177,6 +181,29 @@ else:
         return cls._member_map_[name]
 
 
+_NOT_GIVEN = object()
+
+
+if '__getattr__' in vars(type(enum.Enum)):
+    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
+        # A from_name whose hit is the subscript alone: it learns whether a
+        # default was given only after a miss, which has raised KeyError.
+        try:
+            return _read(cls, '_member_map_')[name]
+        except (TypeError, KeyError):
+            if default is _NOT_GIVEN:
+                raise ValueError(name) from None
+            return default
+else:
+    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
+        try:
+            return cls._member_map_[name]
+        except (TypeError, KeyError):
+            if default is _NOT_GIVEN:
+                raise ValueError(name) from None
+            return default
+
+
 def _floor_function(enum_class, value, /, default=None):
     # A function with the signature of enum_backport_nopatch's that does
     # nothing: what any such function costs to call.
@@ -203,6 +230,7 @@ def lookup_groups(sizes):
         type(enum.Enum)._bench_floor = _floor
         type(enum.Enum)._bench_least_value = _least_value
         type(enum.Enum)._bench_least_name = _least_name
+        type(enum.Enum)._bench_try_first_name = _try_first_name
     has_in = has_value_checking_in()
     enums = {size: make_enum(size) for size in set(sizes) | set(PEER_SIZES)}
     groups = []
@@ -239,6 +267,7 @@ def lookup_groups(sizes):
                 Statement('getattr hit' + tag, 'getattr(E, k, None)', ns),
                 Statement('floor name hit' + tag, 'E._bench_floor(k)', ns),
                 Statement('least name hit' + tag, 'E._bench_least_name(k)', ns),
+                Statement('try-first name hit' + tag, 'E._bench_try_first_name(k)', ns),
             ]))
             groups.append(('name-miss' + tag, [
                 Statement('from_name miss default' + tag,
@@ -250,6 +279,8 @@ def lookup_groups(sizes):
                         r = None
                 ''', ns),
                 Statement('floor name miss' + tag, 'r = E._bench_floor(x, None)', ns),
+                Statement('try-first name miss' + tag,
+                          'r = E._bench_try_first_name(x, None)', ns),
             ]))
     if has_in:
         for kind, probe in (('hit', lambda size: size // 2), ('miss', lambda size: -1)):

@@ -281,8 +281,10 @@ def ratio_table(results):
         ('name_getattr', 'fn hit / getattr'),
         ('floor_name_hit', 'empty / E[k]'),
         ('least_name_hit', 'least / E[k]'),
+        ('try_first_name_hit', 'try-first / E[k]'),
         ('name_miss', 'fn miss / try E[k]'),
         ('floor_name_miss', 'floor / try E[k]'),
+        ('try_first_name_miss', 'try-first / try E[k]'),
     ]
     header = ['interpreter', 'n'] + [heading for _, heading in columns]
     rows = []
@@ -428,7 +430,10 @@ def render_details(results):
         'as such a method costs, and the floor of the misses; "least": one',
         'whose body is only the value map\'s or the member map\'s subscript, the',
         'least a from_value or from_name that finds its member costs, and the',
-        'floor of fv hit and fn hit):',
+        'floor of fv hit and fn hit; "try-first": a from_name that subscripts',
+        'the member map under ``try`` and tests for a default only after a',
+        'miss, so that a hit pays no test and a miss with a default raises and',
+        'catches a ``KeyError``, as the idiom does):',
         '',
         ratio_table(results),
         '',
