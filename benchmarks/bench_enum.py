@@ -159,6 +159,10 @@ def _floor(cls, value, /, default=None):
     return default
 
 
+#: from_name's "no default given", for _try_first_name.
+_NOT_GIVEN = object()
+
+
 if '__getattr__' in vars(type(enum.Enum)):
     # Up to 3.11 a plain attribute read of an enum class takes the slow way
     # round EnumType.__getattr__; the backport reads as these do, with
@@ -173,6 +177,18 @@ if '__getattr__' in vars(type(enum.Enum)):
     def _least_name(cls, name, /, default=None):
         # The same for a name hit and from_name.
         return _read(cls, '_member_map_')[name]
+
+    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
+        # A from_name whose hit is the subscript alone: it learns whether a
+        # default was given only after a miss, which has raised KeyError.
+        try:
+            return _read(cls, '_member_map_')[name]
+        except (TypeError, KeyError):
+            # Inline, as in from_name: a call here would be timed too.
+            if default is _NOT_GIVEN:
+                raise ValueError('%r is not a valid %s member name'
+                                 % (name, cls.__qualname__)) from None
+            return default
 else:
     def _least_value(cls, value, /, default=None):
         return cls._value2member_map_[value]
@@ -180,27 +196,13 @@ else:
     def _least_name(cls, name, /, default=None):
         return cls._member_map_[name]
 
-
-_NOT_GIVEN = object()
-
-
-if '__getattr__' in vars(type(enum.Enum)):
-    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
-        # A from_name whose hit is the subscript alone: it learns whether a
-        # default was given only after a miss, which has raised KeyError.
-        try:
-            return _read(cls, '_member_map_')[name]
-        except (TypeError, KeyError):
-            if default is _NOT_GIVEN:
-                raise ValueError(name) from None
-            return default
-else:
     def _try_first_name(cls, name, /, default=_NOT_GIVEN):
         try:
             return cls._member_map_[name]
         except (TypeError, KeyError):
             if default is _NOT_GIVEN:
-                raise ValueError(name) from None
+                raise ValueError('%r is not a valid %s member name'
+                                 % (name, cls.__qualname__)) from None
             return default
 
 

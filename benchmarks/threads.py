@@ -32,8 +32,8 @@ rewrites results.rst; the handbook includes that file).
 ``--alternatives`` times the three ways to look a key up in a dict that
 many threads share (``d.get(k)``; ``k in d`` then ``d[k]``; ``d[k]`` under
 ``try``), hits and misses, on the GIL and free-threaded stock builds: on
-3.13t ``dict.get`` takes the dict's lock (CPython dropped it in 3.14,
-gh-129336), the other two do not.
+3.13t ``dict.get`` takes the dict's lock (CPython dropped it in 3.14:
+GH-129336, for gh-112075), the other two do not.
 """
 
 import argparse
