@@ -38,14 +38,24 @@ backport_only = unittest.skipIf(
 
 
 
+def needs_backports(test):
+    """Mark a test of what the CPython change's second and third PRs fix (a
+    hashable value finds a member whose value is unhashable and equal to it;
+    Flag `in` looks at the members before `_missing_`).
+
+    It changes nothing here: the backport gives all five PRs.  On a CPython
+    build without them, tools/cpython/test.py leaves out every test that
+    names it (as it leaves out those that name from_value without the
+    feature), and prints which.
+    """
+    return test
+
+
 def needs_flag_pr(test):
     """Mark a test of what the CPython change's flag PR brings (Flag `in`
-    creates no pseudo-member; the constructor's unhashable-value fix).
+    creates no pseudo-member; a flag without members contains nothing).
 
-    It changes nothing here: the backport gives all three PRs.  On a CPython
-    build with the fix alone, tools/cpython/test.py leaves out every test
-    that names it (as it leaves out those that name from_value without the
-    feature), and prints which.
+    As needs_backports, for a CPython build without the flag PR.
     """
     return test
 

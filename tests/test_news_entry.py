@@ -52,11 +52,12 @@ class NewsEntryLayoutTests(unittest.TestCase):
 
     def test_one_entry_per_pr_in_the_library_section(self):
         paths = entry_paths()
-        self.assertEqual(len(paths), 3, paths)
+        self.assertEqual(len(paths), 5, paths)
         for path in paths:
             self.assertEqual(os.path.dirname(path), os.path.join(NEXT_DIR, SECTION))
         self.assertEqual(sorted(NEXT_NAME.fullmatch(os.path.basename(p)).group('nonce')
-                                for p in paths), ['feature', 'fix', 'flag'])
+                                for p in paths),
+                         ['feature', 'fix', 'flag', 'missing', 'unhashable'])
 
     def test_file_name_is_the_one_blurb_add_makes(self):
         for path in entry_paths():

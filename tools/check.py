@@ -3,12 +3,13 @@
 
     python3 tools/check.py [--apt-source] [--tarball PATH] [-e ENVS]
 
-1. The CPython change (tools/cpython_change.py all), as three PRs, each
-   PR set proven (the fix; the fix and the flag PR; all three): fetch the
+1. The CPython change (tools/cpython_change.py all), as five PRs, each
+   PR set proven (the fix; the three backports; those and the feature;
+   all five): fetch the
    3.13.5 source, build stock 3.13.5 and one per PR set (cached), merge
    each PR set's Lib diffs onto Debian's 3.14 and 3.15, run the stdlib
    suites, this project's tests and each interpreter's stock test_enum.py
-   on all ten patched interpreters (3.13.5t with all three PRs only) and a
+   on all thirteen patched interpreters (3.13.5t with all five PRs only) and a
    refleak check on 3.15's debug build, build and check the changed docs,
    and make and check the patch series (stand-in numbers, thrown away).
 2. The backport: tox, with one environment per interpreter from 3.8 up

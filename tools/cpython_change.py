@@ -1,40 +1,43 @@
 #!/usr/bin/env python3
 """Apply and prove this project's change to CPython, on every base there is here.
 
-The change is three pull requests, as CPython takes them, each applying on
-top of the one before: the FIX (`in` finds a hashable value in constant
-time again; for main and the 3.15 and 3.14 branches), the FLAG PR (Flag
-`in` creates no pseudo-member; main) and the FEATURE (EnumType.from_value()
-and from_name(); main).  The repository holds them as CPython lays out its
-tree: under Lib/, Doc/ and Misc/, ``X.fix.diff`` is a unified diff against
-CPython 3.13.5's ``X``, ``X.flag.diff`` one against ``X`` with the fix and
-``X.feature.diff`` one against ``X`` with both; the NEWS entries are the
+The change is five pull requests, as CPython takes them, each applying on
+top of the ones before: three bug fixes for main and the 3.15 and 3.14
+branches (FIX: `in` finds a hashable value in constant time again;
+UNHASHABLE: calling the class finds a member whose unhashable value equals
+a hashable argument; MISSING: Flag `in` looks at the members before
+`_missing_`), the FEATURE (EnumType.from_value() and from_name(); main)
+and, last and optional, the FLAG PR (Flag `in` creates no pseudo-member;
+main).  The repository holds them as CPython lays out its tree: under
+Lib/, Doc/ and Misc/, ``X.PR.diff`` is a unified diff against CPython
+3.13.5's ``X`` with the PRs before it applied; the NEWS entries are the
 new files, their blurb nonce naming their PR (tools/cpython/change.py).
 A *base* is a tree of CPython files plus the interpreter that runs them
 (tools/cpython/base.py):
 
     3.13.5   the release tarball, built from source (stock, and with each PR set)
-    3.13.5t  the same, built free-threaded (--disable-gil); all three PRs, test stage
+    3.13.5t  the same, built free-threaded (--disable-gil); all five PRs, test stage
     3.14     Debian unstable's binary, Lib files from its packages
     3.15     the same, and its debug build for the refleak runs
 
-Every stage proves each PR set: the fix alone, fix+flag, and all three.
+Every stage proves each PR set: the fix alone, the three backports, those
+and the feature, and all five.
 `all` runs the stages in order, each a module of tools/cpython/:
 
     obtain   the 3.13.5 tarball; the Debian root (made in the background)
-    build    stock 3.13.5, then fix, fix+flag and fix+flag+feature from copies of it
+    build    stock 3.13.5, then one per PR set from copies of it
     carry    the Lib diffs merged 3-way (base 3.13.5) onto 3.14's and 3.15's
     test     stdlib suites, this project's tests, and each interpreter's own
              stock test_enum.py on each patched interpreter, then `-R 3:3
              test_enum` on 3.15's debug build (each PR set, and stock)
     docs     html (stock and patched), doctests, sphinx-lint, whitespace, blurb
-    patch    the series 0001 (fix) 0002 (flag) 0003 (feature), made and
-             checked with stand-in numbers in a scratch directory, then
-             thrown away
+    patch    the series 0001 to 0005, one per PR, made and checked with
+             stand-in numbers in a scratch directory, then thrown away
 
-`patch --fix-issue N --flag-issue M --feature-issue K --author 'Name <email>'
---output DIR` writes the series for real, with each PR's GitHub issue and PR
-description.
+`patch --fix-issue N1 --unhashable-issue N2 --missing-issue N3
+--feature-issue N4 --flag-issue N5 --author 'Name <email>' --output DIR`
+writes the series for real, with each PR's GitHub issue and PR description
+(and the feature's proposal for discuss.python.org).
 
 Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
 (default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
@@ -58,7 +61,12 @@ from cpython.util import (Stopped, Thread, ToolError, cache_dir, join, say, shor
                           side_by_side, stop, wind_down)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
-ENUMS = (change.FIX, change.FLAG, change.ALL)  # what each base is proven with
+# What each base is proven with: each PR set a maintainer could merge up to
+# (the fix alone; the backports; the feature without the optional flag PR;
+# all five).
+ENUMS = (change.FIX, change.BACKPORTS, change.FEATURE, change.ALL)
+# The series is made from every prefix of the PRs.
+PREFIXES = tuple(change.PRS[:n] for n in range(1, len(change.PRS) + 1))
 # `all` checks the series with these, in a scratch directory it deletes.
 PROOF_AUTHOR = "proof only, not for pasting <proof-only@invalid>"
 
@@ -121,8 +129,8 @@ def cmd_fetch(run):
 
 
 def cmd_apply(run):
-    """Apply the PRs (all three, or up to --up-to) to --tree: exactly, else 3-way."""
-    up_to = "fix" if run.args.fix_only else run.args.up_to
+    """Apply the PRs (all five, or up to --up-to) to --tree: exactly, else 3-way."""
+    up_to = change.BACKPORTS[-1] if run.args.backports_only else run.args.up_to
     prs = change.PRS[:change.PRS.index(up_to) + 1]
     issues = {}
     for pr in change.PRS:
@@ -132,17 +140,18 @@ def cmd_apply(run):
             if pr in prs:
                 issues[pr] = number
     name = patch.check_author(run.args.author)[0] if run.args.author else None
-    if name is None and "flag" in prs:
+    if name is None and "feature" in prs:
         say("no --author: the whatsnew entries' credit is left as {author_name}")
     apply.apply_change(run.args.tree, run.files_of(prs), run.source, issues=issues,
                        author_name=name)
 
 
-BUILDS = {"fix": change.FIX, "flag": change.FLAG, "patched": change.ALL}
+BUILDS = {"fix": change.FIX, "backports": change.BACKPORTS, "feature": change.FEATURE,
+          "patched": change.ALL}
 
 
 def build_of(run, kind, freethreaded=False):
-    """The 3.13.5 interpreter KIND: stock, fix (the fix alone), flag (fix+flag) or patched (all)."""
+    """The 3.13.5 interpreter KIND: stock, or patched with the PR set BUILDS[KIND]."""
     if kind == "stock":
         return build.stock(run.source, run.args.jobs, freethreaded)
     return build.patched(run.source, run.change_dir, run.args.jobs, BUILDS[kind],
@@ -152,10 +161,10 @@ def build_of(run, kind, freethreaded=False):
 def cmd_build(run):
     """Build stock 3.13.5 and 3.13.5 with each PR set (default: all); print the interpreter paths.
 
-    --patched is all three PRs (what benchmarks/run.py measures).
+    --patched is all five PRs (what benchmarks/run.py measures).
     """
-    kinds = [k for k in ("stock", "fix", "flag", "patched") if getattr(run.args, k)] or [
-        "stock", "fix", "flag", "patched"]
+    kinds = [k for k in ["stock"] + list(BUILDS) if getattr(run.args, k)] or (
+        ["stock"] + list(BUILDS))
     for kind in kinds:
         python = build_of(run, kind, run.args.freethreaded)
         run.versions[run.source.version] = run.source.describe(python)
@@ -170,9 +179,9 @@ def cmd_carry(run):
 
 
 def cmd_test(run):
-    """Prove each PR set (fix, fix+flag, all three) on each base; refleaks on 3.15-dbg.
+    """Prove each PR set (ENUMS) on each base; refleaks on 3.15-dbg.
 
-    Every patched interpreter (three per base) is tested side by side with the
+    Every patched interpreter (four per base) is tested side by side with the
     others (their suites wait more than they compute: test_socket alone
     waits a minute), each with regrtest -jN.
     The free-threaded 3.13.5t is built in its job, beside the others' suites.
@@ -215,7 +224,7 @@ def prove_source(run, python, prs, ledger, out):
 
 
 def prove_freethreaded(run, out):
-    """As prove_source, on the free-threaded build with all three PRs."""
+    """As prove_source, on the free-threaded build with all five PRs."""
     python = build.patched(run.source, run.change_dir, run.args.jobs, freethreaded=True)
     say("=== %st with %s: %s, free-threaded (--disable-gil; the GIL checked off) ==="
         % (run.source.version, change.label(change.ALL), run.source.describe(python)), out)
@@ -257,7 +266,7 @@ def start_html(run):
 
 
 def cmd_patch(run):
-    """Write the series DIR/0001 (fix), 0002 (flag), 0003 (feature) and each PR's texts.
+    """Write the series DIR/0001 to 0005 (one per PR) and each PR's texts.
 
     Lib/ against the newest base, the rest against 3.13.5; prints DIR.
     """
@@ -282,7 +291,7 @@ def make_series(run, issues, author, output, proof_only):
         newer, lib_base = [], run.source
         with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
             merged = {}
-            for prs in ENUMS:
+            for prs in PREFIXES:
                 label = change.label(prs)
                 merged[label] = {}
                 for path, items in change.diffs_by_path(
@@ -297,7 +306,7 @@ def make_series(run, issues, author, output, proof_only):
                                       issues, author, fields, newer, proof_only=proof_only)
     newer = run.pick(None)
     lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
-    merged = {change.label(prs): run.carried(lib_base, prs) for prs in ENUMS}
+    merged = {change.label(prs): run.carried(lib_base, prs) for prs in PREFIXES}
     return patch.write_series(run.change_dir, run.source, lib_base, merged, output, issues,
                               author, fields, newer, proof_only=proof_only)
 
@@ -314,8 +323,8 @@ def cmd_patch_proof(run):
     with tempfile.TemporaryDirectory(prefix="cpython-series-proof-") as scratch:
         make_series(run, issues, PROOF_AUTHOR, Path(scratch) / "series", proof_only=True)
     say("series proof done; its stand-in-numbered output is deleted (write the real one "
-        "with `patch --fix-issue N --flag-issue M --feature-issue K --author 'Name <email>' "
-        "--output DIR`)")
+        "with `patch %s --author 'Name <email>' --output DIR`)"
+        % " ".join("--%s-issue N" % pr for pr in change.PRS))
 
 
 def cmd_typeshed(run):
@@ -343,8 +352,9 @@ def cmd_all(run):
     steps = [("fetch", cmd_fetch),
              ("build stock", lambda r: build_of(r, "stock")),
              ("build fix", lambda r: build_of(r, "fix")),
-             ("build fix+flag", lambda r: build_of(r, "flag")),
-             ("build fix+flag+feature", lambda r: build_of(r, "patched")),
+             ("build backports", lambda r: build_of(r, "backports")),
+             ("build feature", lambda r: build_of(r, "feature")),
+             ("build all five", lambda r: build_of(r, "patched")),
              ("docs html, started", start_html), ("test", cmd_test), ("docs", cmd_docs),
              ("typeshed stubtest", cmd_typeshed), ("patch (proof)", cmd_patch_proof)]
     run.args.base = run.args.lib_base = None
@@ -409,12 +419,10 @@ def make_parser():
                             "source --download-only %s` (needs root)"
                             % (obtain.DEB_SUITE, obtain.DEB_SOURCE_PACKAGE))
     issue = argparse.ArgumentParser(add_help=False)
-    issue.add_argument("--fix-issue", type=int, metavar="N",
-                       help="the CPython gh issue of the fix; its NEWS entry is renamed for it")
-    issue.add_argument("--flag-issue", type=int, metavar="M",
-                       help="the CPython gh issue of the flag PR; likewise")
-    issue.add_argument("--feature-issue", type=int, metavar="K",
-                       help="the CPython gh issue of the feature; likewise")
+    for pr in change.PRS:
+        issue.add_argument("--%s-issue" % pr, type=int, metavar="N",
+                           help="the CPython gh issue of the %s PR; its NEWS entry is renamed "
+                                "for it, and every gh-N of its stand-in number" % pr)
     bases = argparse.ArgumentParser(add_help=False)
     bases.add_argument("--base", action="append", metavar="NAME",
                        help="only this base (3.13.5, 3.13.5t, 3.14, 3.15); may be repeated")
@@ -423,7 +431,7 @@ def make_parser():
         prog="cpython_change.py", description=__doc__.split("\n\n")[0],
         epilog="Typical use: `cpython_change.py all --apt-source` (Debian) or "
                "`cpython_change.py all --tarball Python-3.13.5.tar.xz`; "
-               "`cpython_change.py patch --fix-issue N --flag-issue M --feature-issue K --author "
+               "`cpython_change.py patch --fix-issue N1 ... --flag-issue N5 --author "
                "'Name <email>' --output DIR` for the patches; "
                "`cpython_change.py apply --tree ~/cpython` for a CPython checkout.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -443,18 +451,21 @@ def make_parser():
         if name == "apply":
             p.add_argument("--tree", required=True, help="the CPython source tree to change")
             p.add_argument("--up-to", choices=change.PRS, default=change.PRS[-1],
-                           help="apply the PRs up to this one (default: all three)")
-            p.add_argument("--fix-only", action="store_true",
-                           help="apply the fix alone (for a 3.14 or 3.15 branch): --up-to fix")
+                           help="apply the PRs up to this one (default: all five)")
+            p.add_argument("--backports-only", action="store_true",
+                           help="apply the three bug fixes alone (for a 3.14 or 3.15 branch): "
+                                "--up-to %s" % change.BACKPORTS[-1])
             p.add_argument("--author", metavar="'NAME <EMAIL>'",
                            help="the contributor credited in the whatsnew entry")
         elif name == "build":
             p.add_argument("--stock", action="store_true", help="build the stock tree")
             p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")
-            p.add_argument("--flag", action="store_true",
-                           help="build the tree with the fix and the flag PR")
+            p.add_argument("--backports", action="store_true",
+                           help="build the tree with the three bug fixes")
+            p.add_argument("--feature", action="store_true",
+                           help="build the tree with the bug fixes and the feature")
             p.add_argument("--patched", action="store_true",
-                           help="build the tree with all three PRs")
+                           help="build the tree with all five PRs")
             p.add_argument("--freethreaded", action="store_true",
                            help="the free-threaded builds (--disable-gil, python3.13t)")
         elif name == "patch":

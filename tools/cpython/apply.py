@@ -12,15 +12,15 @@
   flag PR moves Flag._missing_'s boundary rules into a module-level
   helper, and 3.15 rewrote one of those rules.
 
-A file several PRs change gets each PR's diff in turn (fix, flag,
-feature), each made against the file with the ones before applied; for a
+A file several PRs change gets each PR's diff in turn (in change.PRS'
+order), each made against the file with the ones before applied; for a
 3-way merge "the change" is the 3.13.5 file with all of them applied.  A tree gets all of the change or none of it: every
 result is computed in a scratch directory first, and the tree is written
 only when all succeed.  The whatsnew entries and porting note go where
 whatsnew.place puts them, in the tree's newest whatsnew file (a carrier
 says what to add, not where: its hunks have no context); given the
-PRs' issue numbers, each NEWS entry is renamed and the whatsnew file's
-:gh: references to the PRs' stand-in numbers follow.
+PRs' issue numbers, each NEWS entry is renamed and every "gh-N" and
+":gh:`N`" naming a PR's stand-in number follows.
 """
 
 import difflib
@@ -303,14 +303,13 @@ def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
             report.append("patched %s (%s, %s, base %s)" % (path, what, how, source.version))
     if problems:
         raise ToolError("nothing was changed in %s:\n  %s" % (tree, "\n  ".join(problems)))
-    if newest in writes:
-        # The whatsnew entry names the same gh issue as its PR's NEWS entry.
-        for pr, standin in change.standin_issues(files).items():
-            if pr in issues and issues[pr] != standin:
-                writes[newest] = writes[newest].replace(
-                    (":gh:`%d`" % standin).encode(), (":gh:`%d`" % issues[pr]).encode())
-        if author_name is not None:
-            writes[newest] = writes[newest].replace(b"{author_name}", author_name.encode())
+    # The whatsnew entry and the tests' comments name the same gh issue as
+    # their PR's NEWS entry.
+    standins = change.standin_issues(files)
+    for path in writes:
+        writes[path] = change.name_issues(writes[path], standins, issues)
+    if newest in writes and author_name is not None:
+        writes[newest] = writes[newest].replace(b"{author_name}", author_name.encode())
     for path, data in writes.items():
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         with open(str(tree / path), "wb") as handle:  # keeps an existing file's mode

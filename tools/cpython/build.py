@@ -1,5 +1,5 @@
 """Build CPython 3.13.5 from source: stock, then patched with each PR set
-(the fix; the fix and the flag PR; all three).
+(the fix; the three backports; those and the feature; all five).
 
 The stock build is the release tarball with ./configure, make, make
 altinstall.  The patched build starts from a copy of the finished stock
@@ -19,8 +19,8 @@ starts from; all start from the stock build and share its core objects.
 
     builds/stock-<key>/      src/, prefix/, *.log, build-ok
     builds/patched-<key>/    the same, and change/ (the diffs it was made
-                             from); build-ok names its PRs (fix,
-                             fix+flag or fix+flag+feature)
+                             from); build-ok names its PRs
+                             (change.label: fix, fix+unhashable+missing, ...)
 
 With freethreaded=True the same are built with --disable-gil (the
 free-threaded interpreter, python3.13t) under builds/stock-t-<key>/ and

@@ -1,29 +1,33 @@
-"""The change as the repository holds it: three pull requests, each on the one before.
+"""The change as the repository holds it: five pull requests, each on the ones before.
 
 CPython takes bug fixes on main and its maintenance branches and other
-changes on main only, and a PR does one thing, so the change is three PRs:
+changes on main only, and a PR does one thing, so the change is five PRs:
 
-    fix      `in` finds a hashable value in constant time again (main, 3.15, 3.14)
-    flag     Flag `in` creates no pseudo-member (main)
-    feature  EnumType.from_value() and from_name() (main)
+    fix         `in` finds a hashable value in constant time again (main, 3.15, 3.14)
+    unhashable  calling the class finds a member by an unhashable value equal
+                to a hashable one (main, 3.15, 3.14)
+    missing     Flag `in` looks at the members before `_missing_` (main, 3.15, 3.14)
+    feature     EnumType.from_value() and from_name() (main)
+    flag        Flag `in` creates no pseudo-member (main; last and optional)
 
 Under Lib/, Doc/ and Misc/:
 
-    X.fix.diff       a unified diff against CPython 3.13.5's file X
-    X.flag.diff      a unified diff against X after the fix
-    X.feature.diff   a unified diff against X after the fix and the flag PR
+    X.PR.diff        a unified diff against CPython 3.13.5's file X with the
+                     PRs before PR applied (X.fix.diff: against 3.13.5's X)
     Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.<PR>.rst   each PR's NEWS entry
 
 A file a PR does not touch has no diff of that PR.  The NEWS entries are
 the only new files; their blurb nonce names the PR, and their numbers are
 stand-ins that `patch` replaces (with a real nonce) when it writes the
-patches.  A whatsnew diff is only a carrier: the blocks of lines it adds
-(the entry under "Improved modules", then a note under "Porting to
-Python X.Y") are placed into whichever tree is patched (see whatsnew.py).
+patches, as it replaces "gh-N" wherever the diffs name a stand-in.  A
+whatsnew diff is only a carrier: the blocks of lines it adds (the entry
+under "Improved modules", then a note under "Porting to Python X.Y") are
+placed into whichever tree is patched (see whatsnew.py).
 
 Every function here takes the files of the PRs wanted, always a prefix
-of PRS: `collect(repo, FIX)` for the fix alone, `collect(repo, FLAG)` for
-the fix and the flag PR, `collect(repo)` for all three, in order.
+of PRS: `collect(repo, FIX)` for the fix alone, `collect(repo, BACKPORTS)`
+for the three bug fixes, `collect(repo, FEATURE)` for those and the
+feature, `collect(repo)` for all five, in order.
 """
 
 import base64
@@ -36,13 +40,13 @@ from pathlib import Path
 from .util import ToolError, git, outside_git, sha256_file
 
 DIRS = ("Lib", "Doc", "Misc")
-PRS = ("fix", "flag", "feature")    # in the order they apply
-FIX, FLAG, ALL = PRS[:1], PRS[:2], PRS
+PRS = ("fix", "unhashable", "missing", "feature", "flag")    # in the order they apply
+FIX, BACKPORTS, FEATURE, ALL = PRS[:1], PRS[:3], PRS[:4], PRS
 # PATH.PR.diff is made against 3.13.5 (with the PRs before it applied);
 # PATH.PR.X.Y.diff is the same PR written against X.Y's file, for a base
 # where the 3.13.5 diff's 3-way merge conflicts (see apply.merge_change).
 DIFF_NAME_RE = re.compile(
-    r"^(?P<path>.+)\.(?P<pr>fix|flag|feature)(?:\.(?P<onto>3\.\d+))?\.diff$")
+    r"^(?P<path>.+)\.(?P<pr>%s)(?:\.(?P<onto>3\.\d+))?\.diff$" % "|".join(PRS))
 NEWS_DIR = "Misc/NEWS.d/next/"
 WHATSNEW_RE = re.compile(r"^Doc/whatsnew/(\d+)\.(\d+)\.rst$")
 NEWS_NAME_RE = re.compile(
@@ -51,7 +55,7 @@ NEWS_NAME_RE = re.compile(
 
 
 def label(prs):
-    """How a run names the PRs it proves: "fix", "fix+flag" or "fix+flag+feature"."""
+    """How a run names the PRs it proves: "fix", "fix+unhashable+missing", ..."""
     return "+".join(prs)
 
 
@@ -87,10 +91,9 @@ def _classify(rel):
     if match:
         return File(match.group("path"), rel, match.group("pr"), match.group("onto"))
     if rel.endswith(".diff"):
-        return ("%s: a diff must say its PR: %s.fix.diff (against 3.13.5), "
-                "%s.flag.diff (against 3.13.5 + fix) or %s.feature.diff (against "
-                "3.13.5 + fix + flag), or, written against a newer base X.Y's file, "
-                "%s.PR.X.Y.diff" % (rel, rel[:-5], rel[:-5], rel[:-5], rel[:-5]))
+        return ("%s: a diff must say its PR: %s.PR.diff, PR one of %s, made against "
+                "3.13.5 with the PRs before it applied, or, written against a newer "
+                "base X.Y's file, %s.PR.X.Y.diff" % (rel, rel[:-5], ", ".join(PRS), rel[:-5]))
     name = NEWS_NAME_RE.match(rel.rsplit("/", 1)[-1])
     if rel.startswith(NEWS_DIR) and name and name.group("nonce") in PRS:
         return File(rel, rel, name.group("nonce"))
@@ -256,6 +259,16 @@ def blurb_nonce(body):
     """The nonce blurb gives an entry: six URL-safe base64 characters of its md5."""
     digest = hashlib.md5(body.encode("utf-8")).digest()
     return base64.urlsafe_b64encode(digest)[:6].decode("ascii")
+
+
+def name_issues(data, standins, issues):
+    """DATA (bytes) with "gh-N" and ":gh:`N`" of each stand-in N in STANDINS
+    ({PR: N}) naming the real issue ISSUES[PR] instead."""
+    for pr, standin in standins.items():
+        if pr in issues and issues[pr] != standin:
+            data = re.sub(rb"(gh-|:gh:`)%d(?![0-9])" % standin,
+                          rb"\g<1>%d" % issues[pr], data)
+    return data
 
 
 def standin_issues(files):

@@ -1,4 +1,4 @@
-"""Write the change as a git format-patch series: 0001 fix, 0002 flag, 0003 feature.
+"""Write the change as a git format-patch series: 0001 to 0005, one per PR (change.PRS).
 
 The series is made against the closest thing to main that exists here:
 Lib/ files against the newest base's (Debian's 3.15, with each PR's Lib
@@ -8,19 +8,18 @@ diffs carried onto it by the 3-way merge), everything else against
     commit A  3.13.5's tree as released
     commit B  the same, with the newest base's Lib files the change touches
     commit 1  the fix: its Lib files merged onto B's, its other files, its
-              NEWS entry named for the real issue with a blurb nonce
-    commit 2  the flag PR on top: the same for its files
-    commit 3  the feature on top: the same for its files
+              NEWS entry named for the real issue with a blurb nonce, every
+              "gh-N" of a stand-in N named for its real issue
+    commit 2  the next PR on top: the same for its files; and so on to 5
 
-`git format-patch --full-index B..3` gives 0001 to 0003.  Their index
+`git format-patch --full-index B..5` gives 0001 to 0005.  Their index
 lines name the newest base's blobs for Lib/ and 3.13.5's for the rest,
 which is what lets `git am -3` merge them in a CPython clone whose main has
-moved on.  Checked here: `git am` of the three onto B gives commit 3's
-tree; `git am -3` of 0001 onto A merges without a conflict; and 0001 alone
-goes onto every newer base's Lib files (3.14's and 3.15's: the fix is a bug
-fix, backported to both), by `git am`, else by `git am -3`, said which.
-0002 and 0003 are for main only: 0002 is written against 3.15's
-Flag._missing_ (Lib/enum.py.flag.3.15.diff), which 3.13.5's lacks.
+moved on.  Checked here: `git am` of the five onto B gives commit 5's
+tree; `git am -3` of 0001 to 0003 onto A merges without a conflict; and
+0001 to 0003 alone go onto every newer base's Lib files (3.14's and
+3.15's: they are bug fixes, backported to both), by `git am`, else by
+`git am -3`, said which.  0004 and 0005 are for main only.
 
 The whatsnew entries are not in the patches: they belong in main's newest
 whatsnew file (3.16), which no base here has, so each PR's description
@@ -52,8 +51,8 @@ HIGHEST_PLAUSIBLE_ISSUE = 999999
 # RFC 2606 and RFC 6761 names: addresses no one reads.
 PLACEHOLDER_DOMAIN_RE = re.compile(
     r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost|local)$", re.I)
-OUTPUTS = {(pr, kind): "%s-%s" % (pr, kind) for pr in change.PRS
-           for kind in ("issue.md", "pr.md")}
+OUTPUTS = {(pr, kind): "%s-%s" % (pr, kind) for pr, kind in [
+    (pr, kind) for pr in change.PRS for kind in ("issue.md", "pr.md")] + [texts.PROPOSAL]}
 # In the output directory: the names and sha256s of what `patch` wrote
 # there, so that a later run replaces those and touches nothing else.
 MANIFEST = ".cpython-change-patch.json"
@@ -75,8 +74,8 @@ def check_issue(name, number, standins=()):
 def check_issues(issues, standins=()):
     """ISSUES, {PR: gh issue number} for every PR, or ToolError saying in one line what is wrong."""
     if any(issues.get(pr) is None for pr in change.PRS):
-        raise ToolError("give every PR's CPython issue number: --fix-issue N --flag-issue M "
-                        "--feature-issue K")
+        raise ToolError("give every PR's CPython issue number: %s"
+                        % " ".join("--%s-issue N" % pr for pr in change.PRS))
     for pr in change.PRS:
         check_issue("--%s-issue" % pr, issues[pr], standins)
     for i, pr in enumerate(change.PRS):
@@ -135,7 +134,7 @@ def extra_patches(series_dir, issues, author, cache=None):
 
     A `git am` patch for typeshed's repository (tools/cpython/typeshed.py),
     written beside the series under a name that does not end in .patch: the
-    series directory holds CPython's 0001 to 0003 and nothing else that
+    series directory holds CPython's 0001 to 0005 and nothing else that
     would be taken for part of it.
     """
     path = typeshed.write_patch(Path(series_dir) / TYPESHED_PATCH, issues["feature"],
@@ -145,13 +144,13 @@ def extra_patches(series_dir, issues, author, cache=None):
 
 def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
                  newer=(), texts_dir=texts.TEXTS, proof_only=False):
-    """Write 0001 (fix), 0002 (flag), 0003 (feature) and the PRs' texts into OUTPUT.
+    """Write 0001 to 0005 (one per PR) and the PRs' texts into OUTPUT.
 
     REPO holds the change files; MERGED is {"fix": {path: file},
-    "fix+flag": {...}, "fix+flag+feature": {...}}, the Lib files of each PR
-    set merged onto LIB_BASE's; NEWER the newer bases whose Lib files 0001
-    must go onto.  ISSUES is {PR: gh issue number}.  PROOF_ONLY skips the checks of
-    real numbers and author (the `all` run's stand-ins): its OUTPUT must be
+    "fix+unhashable": {...}, ...}, the Lib files of each prefix of
+    change.PRS merged onto LIB_BASE's; NEWER the newer bases whose Lib files
+    the backports (0001 to 0003) must go onto.  ISSUES is {PR: gh issue
+    number}.  PROOF_ONLY skips the checks of real numbers and author (the `all` run's stand-ins): its OUTPUT must be
     a scratch directory no one pastes from.  Returns the files written.
     """
     if not proof_only:
@@ -164,6 +163,7 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
                 "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
     everything = change.collect(repo)
     lib = sorted(change.diffs_by_path([f for f in everything if f.is_lib]))
+    standins = change.standin_issues(everything)
     output = Path(output)
     earlier_output(output)
     with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
@@ -187,7 +187,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
             label = change.label(change.PRS[:n + 1])
             for path in lib:
                 if path in merged[label]:
-                    (tree / path).write_bytes(Path(merged[label][path]).read_bytes())
+                    (tree / path).write_bytes(change.name_issues(
+                        Path(merged[label][path]).read_bytes(), standins, issues))
             # Not the whatsnew entries: main's file is not here (see above).
             apply.apply_change(tree, [f for f in everything if f.pr == pr and not (
                                           f.is_lib and f.is_diff) and not f.is_whatsnew],
@@ -213,15 +214,17 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         git("am", "-q", *series, cwd=tree, env=env)
         if tree_of("HEAD") != want:
             raise ToolError("git am of the series onto its base did not reproduce the change")
-        # 0001 goes to the released branches too: onto 3.13.5's own files.
+        # The backports go to the released branches too: onto 3.13.5's own files.
+        backports = series[:len(change.BACKPORTS)]
         git("checkout", "-q", "--detach", released, cwd=tree, env=env)
-        am = git("am", "-3", series[0], cwd=tree, env=env, check=False)
+        am = git("am", "-3", *backports, cwd=tree, env=env, check=False)
         if am.returncode != 0:
-            raise ToolError("git am -3 of 0001 onto pristine %s failed:\n%s"
-                            % (source.version, am.stdout))
+            raise ToolError("git am -3 of %s onto pristine %s failed:\n%s"
+                            % (_names(backports), source.version, am.stdout))
         for other in newer:
-            how = fix_onto(tree, env, released, other, lib, series[0])
-            say("0001 alone onto %s's Lib files: %s" % (other.version or other.name, how))
+            how = backports_onto(tree, env, released, other, lib, backports)
+            say("%s alone onto %s's Lib files: %s"
+                % (_names(backports), other.version or other.name, how))
         extra = extra_patches(series_dir, issues, author, getattr(source, "cache", None))
 
         files = [(path.name, path.read_bytes()) for path in series] + list(extra)
@@ -324,20 +327,25 @@ def _replace(output, files, earlier):
                                          indent=1, sort_keys=True).encode())
 
 
-def fix_onto(tree, env, released, other, lib, fix_patch):
-    """Apply FIX_PATCH (0001) alone onto 3.13.5 with OTHER's Lib files: how it went."""
+def _names(patches):
+    return "%s to %s" % (patches[0].name[:4], patches[-1].name[:4])
+
+
+def backports_onto(tree, env, released, other, lib, patches):
+    """Apply PATCHES (0001 to 0003) alone onto 3.13.5 with OTHER's Lib files: how it went."""
     git("checkout", "-q", "--detach", released, cwd=tree, env=env)
     for path, data in other.read(lib).items():
         (tree / path).write_bytes(data)
     git("add", "-A", "-f", cwd=tree, env=env)
     git("commit", "-q", "--allow-empty", "-m", "Lib files of %s" % other.version, cwd=tree,
         env=env)
-    if git("am", "-q", fix_patch, cwd=tree, env=env, check=False).returncode == 0:
-        return "git am applies it"
+    if git("am", "-q", *patches, cwd=tree, env=env, check=False).returncode == 0:
+        return "git am applies them"
     git("am", "--abort", cwd=tree, env=env, check=False)
-    am = git("am", "-3", fix_patch, cwd=tree, env=env, check=False)
+    am = git("am", "-3", *patches, cwd=tree, env=env, check=False)
     if am.returncode != 0:
         git("am", "--abort", cwd=tree, env=env, check=False)
-        raise ToolError("0001 (the fix) does not go onto %s's Lib files, not even by "
-                        "git am -3:\n%s" % (other.version or other.name, am.stdout))
-    return "git am -3 merges it (plain git am does not apply it)"
+        raise ToolError("%s (the backports) do not go onto %s's Lib files, not even by "
+                        "git am -3:\n%s" % (_names(patches), other.version or other.name,
+                                            am.stdout))
+    return "git am -3 merges them (plain git am does not apply them)"

@@ -1,8 +1,9 @@
 """Prove the change on an interpreter of a base, and check it for refleaks.
 
-Each base has three patched interpreters, one per PR set: the fix alone,
-the fix and the flag PR, and all three (3.13.5 built from source; Debian's
-3.14 and 3.15 with the merged files overlaid).  On each:
+Each base has four patched interpreters, one per PR set: the fix alone,
+the three backports, those and the feature, and all five (3.13.5 built
+from source; Debian's 3.14 and 3.15 with the merged files overlaid).  On
+each:
 
 1. the enum module that runs is the patched one (its EnumType has
    from_value exactly when the feature is there, and its file is byte for
@@ -11,13 +12,14 @@ the fix and the flag PR, and all three (3.13.5 built from source; Debian's
    test_enum.py among them);
 3. enum_backport cannot be imported, so what follows tests the native API;
 4. the behaviour tests pass natively (plain unittest: no pytest there).
-   With all three PRs: tests/test_behaviour*.py, all of them, then the
-   property, bad-input and thread tests from a venv of that interpreter
-   that adds hypothesis.  Without the feature: the behaviour tests that
-   need no PR missing there, as `selection` picks them (a test needs the
-   feature if it names from_value or from_name, the flag PR if it names
-   `needs_flag_pr`; the property, bad-input and thread tests call
-   from_value throughout); the run prints every test it leaves out and why;
+   With all five PRs: tests/test_behaviour*.py, all of them.  Without one:
+   the behaviour tests that need no PR missing there, as `selection`
+   picks them (a test needs the feature if it names from_value or
+   from_name, the second and third PRs if it names `needs_backports`,
+   the flag PR if it names `needs_flag_pr`); the run prints every test it
+   leaves out and why.  With the feature, then the property, bad-input
+   and thread tests from a venv of that interpreter that adds hypothesis
+   (without it they are left out: they call from_value throughout);
 5. the interpreter's own, unchanged test_enum.py, run against the patched
    enum.py, fails only what texts/stock-test-failures.json lists for that
    base and PR (texts.py); a listed test that passes fails the run too.
@@ -35,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import texts
+from . import change, texts
 from .base import RUN_DIR
 from .util import ToolError, say, side_by_side
 
@@ -48,9 +50,12 @@ IGNORE = ["*VSOCK*"]
 NATIVE_TESTS = ["tests.test_properties", "tests.test_bad_inputs", "tests.test_threads"]
 
 FEATURE_NAMES = frozenset(["from_value", "from_name"])
-# What names a PR's behaviour in a test (tests/_support.py's needs_flag_pr
-# marks the tests of the flag PR's behaviour that name no feature).
-PR_NAMES = {"flag": frozenset(["needs_flag_pr"]), "feature": FEATURE_NAMES}
+# What names a PR's behaviour in a test (tests/_support.py's needs_backports
+# and needs_flag_pr mark the tests of those PRs' behaviour that name no
+# feature).
+BACKPORT_MARK = frozenset(["needs_backports"])
+PR_NAMES = {"unhashable": BACKPORT_MARK, "missing": BACKPORT_MARK,
+            "feature": FEATURE_NAMES, "flag": frozenset(["needs_flag_pr"])}
 # A test that touches these needs the backport, whichever methods it uses.
 BACKPORT_NAMES = frozenset(["enum_backport", "backport_only"])
 
@@ -84,6 +89,8 @@ NO_FEATURE_RUNNER = (
     "for test, reason in result.skipped:\n"
     "    print('skipped: %s: %s' % (test.id(), reason))\n"
     "sys.exit(not result.wasSuccessful())\n")
+# The selected tests, by id, from tests/ (with the feature there).
+SELECTED_RUNNER = "import sys\nsys.path[:0] = ['tests']\n" + UNITTEST
 # The interpreter's own test_enum.py from a directory of its own (argv[1]),
 # as a top-level module: it names itself by __name__ only.
 STOCK_RUNNER = (
@@ -115,7 +122,7 @@ def _check(code, what, interp):
 
 
 def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
-          prs=("fix", "flag", "feature")):
+          prs=change.ALL):
     """Steps 1-4 above on INTERP, patched with PRS, whose enum must be the file ENUM_PY."""
     out = out or sys.stdout
     feature = "feature" in prs
@@ -151,21 +158,24 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
     say("enum_backport is not importable there%s: native API only"
         % (" (nor from the venv)" if venv else ""), out)
 
-    if not feature:
+    if tuple(prs) != change.ALL:
         selected, left_out = selection(Path(repo) / "tests", prs)
         say("behaviour tests on %s, natively, with %s: %d tests that need no other PR; "
             "%d left out:" % (interp.label, "+".join(prs), len(selected), len(left_out)), out)
         for test_id in sorted(left_out):
             print("  left out: %s (%s)" % (test_id, left_out[test_id]), file=out, flush=True)
+        runner = SELECTED_RUNNER if feature else NO_FEATURE_RUNNER
+        _check(interp.live(["-s", "-c", runner] + selected, cwd=str(repo), out=out),
+               "the behaviour tests of %s" % "+".join(prs), interp)
+    else:
+        say("behaviour tests on %s, natively" % interp.label, out)
+        _check(interp.live(["-s", "-c", UNITTEST, "discover", "-s", "tests", "-p",
+                            "test_behaviour*.py"], cwd=str(repo), out=out),
+               "the behaviour tests", interp)
+    if not feature:
         say("the property, bad-input and thread tests are left out without the feature: "
             "they compare everything with from_value", out)
-        _check(interp.live(["-s", "-c", NO_FEATURE_RUNNER] + selected, cwd=str(repo), out=out),
-               "the behaviour tests of %s" % "+".join(prs), interp)
         return
-    say("behaviour tests on %s, natively" % interp.label, out)
-    _check(interp.live(["-s", "-c", UNITTEST, "discover", "-s", "tests", "-p",
-                        "test_behaviour*.py"], cwd=str(repo), out=out),
-           "the behaviour tests", interp)
     say("property, bad-input and thread tests on %s, natively" % interp.label, out)
     _check(venv.live(["-c", UNITTEST] + NATIVE_TESTS, cwd=str(repo), out=out),
            "the property, bad-input and thread tests", interp)

@@ -1,13 +1,14 @@
 """What a contributor pastes, and the checks of it: the prose in texts/, filled.
 
-texts/ holds, for each PR (fix, flag, feature), the commit message
+texts/ holds, for each PR (change.PRS), the commit message
 (PR.commit.txt), the GitHub issue (PR.issue.md) and the pull request
-description (PR.pr.md), with str.format fields the tool fills:
+description (PR.pr.md), and for the feature the proposal that goes to
+discuss.python.org's Ideas category first (feature.proposal.md), with
+str.format fields the tool fills:
 
-    {fix_issue} {flag_issue} {feature_issue}
-                                   the gh issue numbers given to `patch`
-    {fix_whatsnew} {flag_whatsnew} {feature_whatsnew}
-                                   the PR's whatsnew blocks (none: ""),
+    {PR_issue}                     each PR's gh issue number given to `patch`
+                                   ({fix_issue}, ..., {flag_issue})
+    {PR_whatsnew}                  the PR's whatsnew blocks (none: ""),
                                    filled, each in a Markdown code block
                                    that says where it goes in main's file
     {author}                       'Name <email>', as given
@@ -25,13 +26,13 @@ unchanged test_enum.py may fail against the changed enum.py:
 
     {"failures": [{"test": "TestSpecial.test_contains_er",
                    "bases": ["3.13.5", "3.14", "3.15"],
-                   "enum": ["fix", "fix+flag", "fix+flag+feature"],
+                   "enum": ["fix", "fix+unhashable+missing"],
                    "reason": "asserts the old `in` ..."}]}
 
 "test" is Class.method as unittest names it, without the module, or an
 fnmatch pattern of such names ("*.test_contains_tf": a mixin's test in
 every class that has it); "bases" are the base names, "enum" the PR
-sets applied.  The test stage fails a run for a failure the ledger does not list
+sets applied (each a prefix of change.PRS, named by change.label).  The test stage fails a run for a failure the ledger does not list
 for that base and enum, for a listed entry none of whose tests failed there
 (it passes: take it out), and for one that names no test that ran.
 """
@@ -41,23 +42,26 @@ import json
 import re
 from pathlib import Path
 
-from .change import whatsnew_blocks
+from .change import PRS, label, whatsnew_blocks
 from .util import ToolError
 
 TEXTS = Path(__file__).resolve().parent / "texts"
 LEDGER = "stock-test-failures.json"
 KINDS = ("commit.txt", "issue.md", "pr.md")
-FIELDS = ("fix_issue", "flag_issue", "feature_issue", "fix_whatsnew", "flag_whatsnew",
-          "feature_whatsnew", "author", "author_name", "author_email",
-          "in_benchmark_table", "everyday_table", "stock_test_failures")
+# The feature was declined before (gh-89636): it is proposed on
+# discuss.python.org first.
+PROPOSAL = ("feature", "proposal.md")
+PROPOSAL_WORDS = 600
+FIELDS = tuple("%s_issue" % pr for pr in PRS) + tuple("%s_whatsnew" % pr for pr in PRS) + (
+    "author", "author_name", "author_email",
+    "in_benchmark_table", "everyday_table", "stock_test_failures")
 LEFT_FIELD_RE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 MEMBERSHIP_TITLE = "Membership, median ns per ``in``"
 BENCH_ROWS = ("3.13.5 stock", "3.13.5 patched")
 EVERYDAY_TITLE = "Patched 3.13.5 against stock 3.13.5"
 EVERYDAY_COLUMNS = ("statement", "stock ns", "patched ns", "patched / stock")
 BASE_NAMES = ("3.13.5", "3.14", "3.15")
-PRS = ("fix", "flag", "feature")
-ENUMS = ("fix", "fix+flag", "fix+flag+feature")
+ENUMS = tuple(label(PRS[:n]) for n in range(1, len(PRS) + 1))
 
 
 def fill(template, fields, name="text"):
@@ -93,14 +97,19 @@ def filled_texts(fields, texts=TEXTS, prs=PRS):
 
     ToolError if a PR description, filled, is longer than PR_WORDS words.
     """
+    keys = [(pr, kind) for pr in prs for kind in KINDS]
+    keys += [PROPOSAL] if PROPOSAL[0] in prs else []
     filled = {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
-              for pr in prs for kind in KINDS}
+              for pr, kind in keys}
     for pr in prs:
         words = len(filled[(pr, "pr.md")].split())
         if words > PR_WORDS:
             raise ToolError("the %s PR's description is %d words filled; a PR description is "
                             "at most %d (move the evidence to %s.issue.md)"
                             % (pr, words, PR_WORDS, pr))
+    if PROPOSAL in filled and len(filled[PROPOSAL].split()) > PROPOSAL_WORDS:
+        raise ToolError("%s.%s is %d words filled; the proposal is at most %d"
+                        % (PROPOSAL + (len(filled[PROPOSAL].split()), PROPOSAL_WORDS)))
     return filled
 
 
