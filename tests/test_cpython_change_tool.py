@@ -8,7 +8,9 @@ patch and its `git am -3` check, and the repository's own change files.
 """
 
 import difflib
+import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -188,8 +190,52 @@ def with_note(text, note=NOTE):
 
 NEWS_NAME = "2025-01-02-03-04-05.gh-issue-4242.fix.rst"
 NEWS_PATH = "Misc/NEWS.d/next/Library/" + NEWS_NAME
-FLAG_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-08.gh-issue-4444.flag.rst"
+UNHASHABLE_NEWS_PATH = ("Misc/NEWS.d/next/Library/"
+                        "2025-01-02-03-04-09.gh-issue-4545.unhashable.rst")
+MISSING_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-10.gh-issue-4646.missing.rst"
 FEATURE_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-06.gh-issue-4343.feature.rst"
+FLAG_NEWS_PATH = "Misc/NEWS.d/next/Library/2025-01-02-03-04-08.gh-issue-4444.flag.rst"
+# Each PR's NEWS entry: its path and text, in the order the PRs apply.
+NEWS = {"fix": (NEWS_PATH, "Fix a thing.\n"),
+        "unhashable": (UNHASHABLE_NEWS_PATH, "Find an unhashable thing.\n"),
+        "missing": (MISSING_NEWS_PATH, "Miss a thing no more.\n"),
+        "feature": (FEATURE_NEWS_PATH, "Add a thing.\n"),
+        "flag": (FLAG_NEWS_PATH, "Flag a thing.\n")}
+# The stand-in numbers the fixture's NEWS entries are named for.
+STANDINS = {"fix": 4242, "unhashable": 4545, "missing": 4646, "feature": 4343, "flag": 4444}
+# Real-looking numbers for every PR, in change.PRS' order.
+ISSUES = {"fix": 140001, "unhashable": 140002, "missing": 140003, "feature": 140004,
+          "flag": 140005}
+# Every prefix of the PRs: what the series is made from (cpython_change.PREFIXES).
+PREFIXES = tuple(change.PRS[:n] for n in range(1, len(change.PRS) + 1))
+
+# The line each PR adds to the fake Lib/enum.py, after which of 3.13.5's
+# lines, in the order the PRs apply.  The two bug fixes between the fix and
+# the feature sit far from the others' lines (and from line 15, which the
+# fake 3.15 rewrites), so that every 3-way merge of them is clean; each
+# names its stand-in issue, as the repository's tests' comments do.
+ADDS = (("fix", 5, "added code"),
+        ("unhashable", 22, "unhashable code  # gh-4545"),
+        ("missing", 30, "missing code  # gh-4646"),
+        ("feature", 10, "feature code"),
+        ("flag", 12, "flag code"))
+
+
+def added(text, prs):
+    """TEXT (a version of the fake enum.py) with the lines of PRS added."""
+    for pr, after, line in ADDS:
+        if pr in prs:
+            # after the line, as 3.13.5 has it or as a newer base rewrote it
+            text = re.sub(r"^(code line %d\b[^\n]*\n)" % after,
+                          lambda match: match.group(1) + line + "\n", text, count=1, flags=re.M)
+    return text
+
+
+def real_numbers(text, issues=ISSUES, prs=change.PRS):
+    """TEXT with the "gh-N" of each of PRS' stand-ins naming its real issue."""
+    for pr in prs:
+        text = text.replace("gh-%d" % STANDINS[pr], "gh-%d" % issues[pr])
+    return text
 
 # The flag PR's whatsnew entry, carried as the repository carries its own:
 # a hunk with no context (it says what to add; whatsnew.place says where).
@@ -220,8 +266,9 @@ def with_entry(text, entry=ENTRY):
 
 
 def with_entries(text, feature_entry=ENTRY):
-    """TEXT with the flag PR's entry, then the feature's, in its enum subsection."""
-    return with_entry(text, FLAG_ENTRY + "\n" + feature_entry)
+    """TEXT with the feature's entry, then the flag PR's, in its enum subsection
+    (the order the PRs apply in)."""
+    return with_entry(text, feature_entry + "\n" + FLAG_ENTRY)
 
 
 def write(root, path, text):
@@ -260,23 +307,27 @@ class FakeBase:
 
 
 class Fixture(unittest.TestCase):
-    """A fake 3.13.5 tree, and a fake project holding the three PRs' diffs against it.
+    """A fake 3.13.5 tree, and a fake project holding the five PRs' diffs against it.
 
-    Each PR adds a line to Lib/enum.py on top of the PRs before it: the fix
-    after line 5, the flag PR after line 12, the feature after line 10.  The
-    flag PR and the feature each carry a whatsnew entry (the flag PR's has
-    no context, as the repository's carriers); the feature changes the docs
-    too; each PR has a NEWS entry.
+    Each PR adds a line to Lib/enum.py on top of the PRs before it (ADDS):
+    the fix after line 5, the unhashable PR after line 22, the missing PR
+    after line 30 (each of those two naming its stand-in issue, gh-N), the
+    feature after line 10, the flag PR after line 12.  The feature and the
+    flag PR each carry a whatsnew entry (the flag PR's has no context, as
+    the repository's carriers); the feature changes the docs too; each PR
+    has a NEWS entry with a stand-in number of its own (STANDINS).
     """
 
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="cpython-change-test-"))
         self.addCleanup(shutil.rmtree, str(self.tmp))
         self.tree, self.repo = self.tmp / "cpython", self.tmp / "project"
-        self.py_old = numbered("code", 20)
-        self.py_fix = self.py_old.replace("code line 5\n", "code line 5\nadded code\n")
-        self.py_flag = self.py_fix.replace("code line 12\n", "code line 12\nflag code\n")
-        self.py_new = self.py_flag.replace("code line 10\n", "code line 10\nfeature code\n")
+        self.py_old = numbered("code", 40)
+        self.py_fix = added(self.py_old, change.FIX)
+        self.py_unhashable = added(self.py_old, change.PRS[:2])
+        self.py_missing = added(self.py_old, change.BACKPORTS)
+        self.py_feature = added(self.py_old, change.FEATURE)
+        self.py_new = added(self.py_old, change.ALL)
         self.rst_old = numbered("doc", 40)
         self.rst_new = (self.rst_old.replace("doc line 3\n", "doc line 3 changed\n")
                         .replace("doc line 30\n", "doc line 30\nadded doc\n"))
@@ -284,21 +335,19 @@ class Fixture(unittest.TestCase):
                       "Doc/whatsnew/3.13.rst": WHATSNEW}
         for path, text in self.stock.items():
             write(self.tree, path, text)
-        write(self.repo, "Lib/enum.py.fix.diff",
-              make_diff("Lib/enum.py", self.py_old, self.py_fix))
-        write(self.repo, "Lib/enum.py.flag.diff",
-              make_diff("Lib/enum.py", self.py_fix, self.py_flag))
-        write(self.repo, "Lib/enum.py.feature.diff",
-              make_diff("Lib/enum.py", self.py_flag, self.py_new))
+        versions = [self.py_old, self.py_fix, self.py_unhashable, self.py_missing,
+                    self.py_feature, self.py_new]
+        for n, pr in enumerate(change.PRS):
+            write(self.repo, "Lib/enum.py.%s.diff" % pr,
+                  make_diff("Lib/enum.py", versions[n], versions[n + 1]))
         write(self.repo, "Doc/library/enum.rst.feature.diff",
               make_diff("Doc/library/enum.rst", self.rst_old, self.rst_new))
-        write(self.repo, "Doc/whatsnew/3.13.rst.flag.diff",
-              make_diff("Doc/whatsnew/3.13.rst", "", FLAG_ENTRY))
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW)))
-        write(self.repo, NEWS_PATH, "Fix a thing.\n")
-        write(self.repo, FLAG_NEWS_PATH, "Flag a thing.\n")
-        write(self.repo, FEATURE_NEWS_PATH, "Add a thing.\n")
+        write(self.repo, "Doc/whatsnew/3.13.rst.flag.diff",
+              make_diff("Doc/whatsnew/3.13.rst", "", FLAG_ENTRY))
+        for path, text in NEWS.values():
+            write(self.repo, path, text)
         self.source = FakeBase("3.13.5", self.stock)
 
     def read(self, path):
@@ -320,52 +369,60 @@ class Fixture(unittest.TestCase):
 class ExactApplyTests(Fixture):
     """Onto 3.13.5 every diff applies exactly, or nothing is changed."""
 
+    def assert_news(self, prs):
+        """The NEWS entries of PRS are in the tree as the repository has them, no others."""
+        for pr, (path, text) in NEWS.items():
+            with self.subTest(news=pr):
+                if pr in prs:
+                    self.assertEqual(self.read(path), text)
+                else:
+                    self.assertFalse((self.tree / path).exists())
+
     def test_clean_apply_changes_every_file(self):
         self.apply(exact_only=True)
         self.assertEqual(self.read("Lib/enum.py"), self.py_new)
+        self.assertIn("unhashable code  # gh-4545\n", self.py_new)  # no number given
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_new)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW))
-        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
-        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
-        self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+        self.assert_news(change.ALL)
 
     def test_fix_alone_changes_only_the_fixs_files(self):
         self.apply(prs=change.FIX, exact_only=True)
         self.assertEqual(self.read("Lib/enum.py"), self.py_fix)
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
-        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
-        self.assertFalse((self.tree / FLAG_NEWS_PATH).exists())
-        self.assertFalse((self.tree / FEATURE_NEWS_PATH).exists())
+        self.assert_news(change.FIX)
 
-    def test_fix_and_flag_change_only_their_files(self):
-        self.apply(prs=change.FLAG, exact_only=True)
-        self.assertEqual(self.read("Lib/enum.py"), self.py_flag)
+    def test_the_backports_change_only_their_files(self):
+        self.apply(prs=change.BACKPORTS, exact_only=True)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_missing)
+        self.assertNotIn("feature code", self.py_missing)
         self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
-        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW, FLAG_ENTRY))
-        self.assertEqual(self.read(NEWS_PATH), "Fix a thing.\n")
-        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
-        self.assertFalse((self.tree / FEATURE_NEWS_PATH).exists())
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
+        self.assert_news(change.BACKPORTS)
 
-    def test_feature_diff_goes_onto_the_file_with_the_fix_and_the_flag_pr(self):
-        # The feature diff is made against 3.13.5 + fix + flag: without both
-        # under it, it does not apply exactly.
-        for under in (self.py_old, self.py_fix):
-            with self.subTest(under=under.count("\n")):
-                write(self.repo, "Lib/enum.py.feature.diff",
-                      make_diff("Lib/enum.py", under, under.replace(
-                          "code line 10\n", "code line 10\nfeature code\n")))
+    def test_up_to_the_feature_changes_all_but_the_flag_prs_files(self):
+        self.apply(prs=change.FEATURE, exact_only=True)
+        self.assertEqual(self.read("Lib/enum.py"), self.py_feature)
+        self.assertNotIn("flag code", self.py_feature)
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_new)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW))
+        self.assert_news(change.FEATURE)
+
+    def test_each_diff_goes_onto_the_file_with_the_prs_before_it(self):
+        # Each PR's diff is made against 3.13.5 with the PRs before it: made
+        # against a file without one of those, its hunk is a line off (or
+        # its context differs), which is not exact.
+        cases = [("unhashable", self.py_old), ("missing", self.py_fix),
+                 ("feature", self.py_old), ("flag", self.py_missing), ("flag", self.py_old)]
+        for pr, under in cases:
+            with self.subTest(pr=pr, under=under.count("\n")):
+                self.setUp()
+                write(self.repo, "Lib/enum.py.%s.diff" % pr,
+                      make_diff("Lib/enum.py", under, added(under, (pr,))))
                 message = self.refused(exact_only=True)
                 self.assertIn("Lib/enum.py: does not apply exactly", message)
-
-    def test_flag_diff_goes_onto_the_fixed_file(self):
-        # The flag diff is made against 3.13.5 + fix: onto 3.13.5 alone its
-        # hunk is a line off, which is not exact.
-        write(self.repo, "Lib/enum.py.flag.diff",
-              make_diff("Lib/enum.py", self.py_old,
-                        self.py_old.replace("code line 12\n", "code line 12\nflag code\n")))
-        message = self.refused(exact_only=True)
-        self.assertIn("Lib/enum.py: does not apply exactly", message)
+                self.assertRegex(message, r"offset 1 line|patch does not apply")
 
     def test_changed_context_is_refused_and_named(self):
         write(self.tree, "Doc/library/enum.rst",
@@ -410,22 +467,46 @@ class ExactApplyTests(Fixture):
         renamed = "Misc/NEWS.d/next/Library/2025-01-02-03-04-05.gh-issue-98765.%s.rst" % nonce
         self.assertEqual(self.read(renamed), "Fix a thing.\n")
         self.assertFalse((self.tree / NEWS_PATH).exists())
-        self.assertTrue((self.tree / FLAG_NEWS_PATH).exists())  # no number given
-        self.assertTrue((self.tree / FEATURE_NEWS_PATH).exists())  # no number given
+        for pr in change.PRS[1:]:
+            self.assertTrue((self.tree / NEWS[pr][0]).exists(), pr)  # no number given
+        self.assertEqual(self.read("Lib/enum.py"), self.py_new)  # nor for the gh-N there
+
+    def test_issues_rename_the_stand_ins_a_lib_diff_names(self):
+        # The unhashable and missing PRs' lines name their stand-ins as
+        # gh-N (as the repository's tests' comments do): each follows its
+        # PR's real number, and only that PR's.
+        self.apply(issues=ISSUES)
+        text = self.read("Lib/enum.py")
+        self.assertEqual(text, real_numbers(self.py_new))
+        self.assertIn("unhashable code  # gh-140002\n", text)
+        self.assertIn("missing code  # gh-140003\n", text)
+        self.assertNotIn("4545", text)
+        self.assertNotIn("4646", text)
+        for pr, (path, body) in NEWS.items():
+            renamed = change.news_path_for_issue(path, ISSUES[pr], change.blurb_nonce(body))
+            self.assertEqual(self.read(renamed), body)
+
+    def test_a_stand_in_of_a_pr_without_its_number_is_left(self):
+        self.apply(prs=change.BACKPORTS, issues={"missing": 140003})
+        text = self.read("Lib/enum.py")
+        self.assertIn("unhashable code  # gh-4545\n", text)
+        self.assertIn("missing code  # gh-140003\n", text)
+        self.assertEqual(text, real_numbers(self.py_missing, prs=("missing",)))
 
     def test_issue_for_a_pr_not_applied_is_refused(self):
-        for pr, prs in (("flag", change.FIX), ("feature", change.FIX),
-                        ("feature", change.FLAG)):
-            with self.subTest(pr=pr, prs=prs):
-                self.assertIn("an issue number for the %s PR" % pr,
-                              self.refused(prs=prs, issues={pr: 98765}))
+        for n, prs in enumerate(PREFIXES[:-1]):
+            for pr in change.PRS[n + 1:]:
+                with self.subTest(pr=pr, prs=prs):
+                    self.assertIn("an issue number for the %s PR" % pr,
+                                  self.refused(prs=prs, issues={pr: 98765}))
 
     def test_issue_renumbers_the_whatsnew_entry(self):
         # Each entry names its PR's stand-in issue; the PR's number moves both.
         numbered_entry = ENTRY.replace("a second line.", "a line (:gh:`4343`).")
         write(self.repo, "Doc/whatsnew/3.13.rst.feature.diff",
               make_diff("Doc/whatsnew/3.13.rst", WHATSNEW, with_entry(WHATSNEW, numbered_entry)))
-        self.apply(issues={"fix": 98764, "flag": 98766, "feature": 98765})
+        self.apply(issues={"fix": 98764, "unhashable": 98767, "missing": 98768,
+                           "feature": 98765, "flag": 98766})
         text = self.read("Doc/whatsnew/3.13.rst")
         self.assertIn("a line (:gh:`98765`).", text)
         self.assertIn("in :gh:`98766`.)", text)
@@ -440,8 +521,8 @@ class ExactApplyTests(Fixture):
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
         self.assertEqual(self.read("Doc/whatsnew/3.9.rst"), WHATSNEW)
         self.assertEqual(self.read("Doc/whatsnew/3.15.rst"),
-                         whatsnew.insert(whatsnew.insert(newest, FLAG_ENTRY), ENTRY))
-        self.assertIn("enum\n----\n\n" + FLAG_ENTRY + "\n" + ENTRY,
+                         whatsnew.insert(whatsnew.insert(newest, ENTRY), FLAG_ENTRY))
+        self.assertIn("enum\n----\n\n" + ENTRY + "\n" + FLAG_ENTRY,
                       self.read("Doc/whatsnew/3.15.rst"))
 
     def test_author_fills_every_entrys_credit(self):
@@ -459,7 +540,8 @@ class ExactApplyTests(Fixture):
                         with_note(with_entry(WITH_PORTING))))
         self.source = FakeBase("3.13.5", dict(self.stock,
                                               **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
-        report = self.apply(exact_only=True, issues={"fix": 98764, "flag": 98766,
+        report = self.apply(exact_only=True, issues={"fix": 98764, "unhashable": 98767,
+                                                     "missing": 98768, "flag": 98766,
                                                      "feature": 98765})
         self.assertIn("porting note", "\n".join(report))
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_note(
@@ -472,12 +554,16 @@ class ExactApplyTests(Fixture):
                      + make_diff("Doc/whatsnew/3.16.rst", "", NOTE).split("\n", 2)[2])
         (self.repo / "Doc/whatsnew/3.13.rst.feature.diff").unlink()
         write(self.repo, "Doc/whatsnew/3.16.rst.feature.diff", two_hunks)
+        (self.repo / "Doc/whatsnew/3.13.rst.flag.diff").unlink()
+        write(self.repo, "Doc/whatsnew/3.16.rst.flag.diff",
+              make_diff("Doc/whatsnew/3.16.rst", "", FLAG_ENTRY))
         write(self.tree, "Doc/whatsnew/3.13.rst", WITH_PORTING)
         self.source = FakeBase("3.13.5", dict(self.stock,
                                               **{"Doc/whatsnew/3.13.rst": WITH_PORTING}))
         report = "\n".join(self.apply(exact_only=True))
-        self.assertIn("whatsnew entry (flag) -> Doc/whatsnew/3.13.rst", report)
-        self.assertIn("whatsnew entry (feature) -> Doc/whatsnew/3.13.rst", report)
+        # both carriers name main's 3.16.rst, as the repository's do: one
+        # file's entries, placed in the order the PRs apply
+        self.assertIn("whatsnew entry (feature+flag) -> Doc/whatsnew/3.13.rst", report)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
                          with_note(with_entries(WITH_PORTING)))
         self.assertFalse((self.tree / "Doc/whatsnew/3.16.rst").exists())
@@ -517,7 +603,7 @@ class ExactApplyTests(Fixture):
 
 
 class ApplyCommandTests(Fixture):
-    """`apply --tree`, all three PRs, --up-to or --fix-only, the NEWS entries renamed on request."""
+    """`apply --tree`: all five PRs, --up-to or --backports-only; NEWS entries renamed on request."""
 
     def main(self, *args):
         err, saved = io.StringIO(), sys.stderr
@@ -532,69 +618,121 @@ class ApplyCommandTests(Fixture):
         self.said = out.getvalue()
         return code, err.getvalue()
 
-    def test_fix_only_with_its_issue(self):
-        code, err = self.main("--fix-only", "--fix-issue", "140001")
+    def news_names(self):
+        return sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
+
+    def test_up_to_the_fix_with_its_issue(self):
+        code, err = self.main("--up-to", "fix", "--fix-issue", "140001")
         self.assertEqual(code, 0, err)
         self.assertEqual(self.read("Lib/enum.py"), self.py_fix)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
-        news = sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
+        news = self.news_names()
         self.assertEqual(len(news), 1, news)
         self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
 
-    def test_all_three_prs_by_default(self):
+    def test_backports_only_with_their_issues(self):
+        code, err = self.main("--backports-only", "--fix-issue", "140001",
+                              "--unhashable-issue", "140002", "--missing-issue", "140003")
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("no --author", self.said)  # no whatsnew entry to credit
+        self.assertEqual(self.read("Lib/enum.py"), real_numbers(self.py_missing))
+        self.assertIn("missing code  # gh-140003\n", self.read("Lib/enum.py"))
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), WHATSNEW)
+        news = self.news_names()
+        self.assertEqual(len(news), 3, news)
+        self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[1], r"^2025-01-02-03-04-09\.gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[2], r"^2025-01-02-03-04-10\.gh-issue-140003\.[A-Za-z0-9_-]{6}\.rst$")
+
+    def test_all_five_prs_by_default(self):
         self.assertEqual(self.main("--author", "Ada Lovelace <ada@python.org>"), (0, ""))
         self.assertEqual(self.read("Lib/enum.py"), self.py_new)
-        self.assertEqual(self.read(FLAG_NEWS_PATH), "Flag a thing.\n")
-        self.assertEqual(self.read(FEATURE_NEWS_PATH), "Add a thing.\n")
+        for path, text in NEWS.values():
+            self.assertEqual(self.read(path), text)
         self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW).replace(
             "{author_name}", "Ada Lovelace"))
 
-    def test_up_to_the_flag_pr_with_its_issues(self):
-        code, err = self.main("--up-to", "flag", "--fix-issue", "140001",
-                              "--flag-issue", "140002")
+    def test_all_five_with_their_issues(self):
+        args = [a for pr in change.PRS for a in ("--%s-issue" % pr, str(ISSUES[pr]))]
+        self.assertEqual(self.main(*args + ["--author", "Ada Lovelace <ada@python.org>"]),
+                         (0, ""))
+        self.assertEqual(self.read("Lib/enum.py"), real_numbers(self.py_new))
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entries(WHATSNEW).replace(
+            "{author_name}", "Ada Lovelace").replace("4444", "140005"))
+        self.assertEqual(self.news_names(), sorted(
+            change.news_path_for_issue(path, ISSUES[pr], change.blurb_nonce(body))
+            .rsplit("/", 1)[1] for pr, (path, body) in NEWS.items()))
+
+    def test_up_to_the_feature_with_its_issues(self):
+        code, err = self.main("--up-to", "feature", "--fix-issue", "140001",
+                              "--unhashable-issue", "140002", "--missing-issue", "140003",
+                              "--feature-issue", "140004")
         self.assertEqual(code, 0, err)
-        self.assertIn("no --author", self.said)  # the flag PR's entry has a credit
-        self.assertEqual(self.read("Lib/enum.py"), self.py_flag)
-        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_old)
-        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(
-            WHATSNEW, FLAG_ENTRY.replace("4444", "140002")))
-        news = sorted(p.name for p in (self.tree / "Misc/NEWS.d/next/Library").iterdir())
-        self.assertEqual(len(news), 2, news)
+        self.assertIn("no --author", self.said)  # the whatsnew entries have a credit
+        self.assertEqual(self.read("Lib/enum.py"), real_numbers(self.py_feature))
+        self.assertEqual(self.read("Doc/library/enum.rst"), self.rst_new)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"), with_entry(WHATSNEW, ENTRY))
+        news = self.news_names()
+        self.assertEqual(len(news), 4, news)
         self.assertRegex(news[0], r"^2025-01-02-03-04-05\.gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst$")
-        self.assertRegex(news[1], r"^2025-01-02-03-04-08\.gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[1], r"^2025-01-02-03-04-06\.gh-issue-140004\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[2], r"^2025-01-02-03-04-09\.gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst$")
+        self.assertRegex(news[3], r"^2025-01-02-03-04-10\.gh-issue-140003\.[A-Za-z0-9_-]{6}\.rst$")
+
+    def test_the_flag_prs_entry_follows_its_issue(self):
+        code, err = self.main("--flag-issue", "140005")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.read("Doc/whatsnew/3.13.rst"),
+                         with_entries(WHATSNEW).replace("4444", "140005"))
+        self.assertRegex(" ".join(self.news_names()),
+                         r"2025-01-02-03-04-08\.gh-issue-140005\.[A-Za-z0-9_-]{6}\.rst")
 
     def test_a_stand_in_number_is_refused_and_nothing_changes(self):
         before = snapshot(self.tree)
-        code, err = self.main("--fix-issue", "4242")
-        self.assertEqual(code, 1)
-        self.assertIn("--fix-issue 4242 is this repository's stand-in number", err)
-        self.assertEqual(snapshot(self.tree), before)
-        code, err = self.main("--flag-issue", "4444")
-        self.assertEqual(code, 1)
-        self.assertIn("--flag-issue 4444 is this repository's stand-in number", err)
-        self.assertEqual(snapshot(self.tree), before)
+        for pr in change.PRS:
+            with self.subTest(pr):
+                code, err = self.main("--%s-issue" % pr, str(STANDINS[pr]))
+                self.assertEqual(code, 1)
+                self.assertIn("--%s-issue %d is this repository's stand-in number"
+                              % (pr, STANDINS[pr]), err)
+                self.assertEqual(snapshot(self.tree), before)
 
 
 class CollectTests(Fixture):
-    """The three PRs' files, told apart by their names."""
+    """The five PRs' files, told apart by their names."""
 
     def test_each_file_knows_its_pr_and_a_paths_diffs_come_in_order(self):
         files = change.collect(self.repo)
         self.assertEqual([(f.path, f.pr) for f in files if f.path == "Lib/enum.py"],
-                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "flag"),
-                          ("Lib/enum.py", "feature")])
+                         [("Lib/enum.py", "fix"), ("Lib/enum.py", "unhashable"),
+                          ("Lib/enum.py", "missing"), ("Lib/enum.py", "feature"),
+                          ("Lib/enum.py", "flag")])
         self.assertEqual({f.pr for f in change.collect(self.repo, change.FIX)}, {"fix"})
-        self.assertEqual({f.pr for f in change.collect(self.repo, change.FLAG)},
-                         {"fix", "flag"})
-        self.assertEqual(change.standin_issues(files),
-                         {"fix": 4242, "flag": 4444, "feature": 4343})
+        self.assertEqual({f.pr for f in change.collect(self.repo, change.BACKPORTS)},
+                         {"fix", "unhashable", "missing"})
+        self.assertEqual({f.pr for f in change.collect(self.repo, change.FEATURE)},
+                         {"fix", "unhashable", "missing", "feature"})
+        self.assertEqual(change.standin_issues(files), STANDINS)
+
+    def test_the_pr_sets(self):
+        self.assertEqual(change.PRS, ("fix", "unhashable", "missing", "feature", "flag"))
+        self.assertEqual((change.FIX, change.BACKPORTS, change.FEATURE, change.ALL),
+                         (PREFIXES[0], PREFIXES[2], PREFIXES[3], PREFIXES[4]))
+        self.assertEqual([change.label(prs) for prs in (change.FIX, change.BACKPORTS)],
+                         ["fix", "fix+unhashable+missing"])
+        for pr in change.PRS:
+            with self.subTest(pr):
+                match = change.DIFF_NAME_RE.match("Lib/enum.py.%s.3.15.diff" % pr)
+                self.assertEqual((match.group("path"), match.group("pr"), match.group("onto")),
+                                 ("Lib/enum.py", pr, "3.15"))
 
     def test_a_diff_without_its_pr_is_refused(self):
         write(self.repo, "Lib/other.py.diff", make_diff("Lib/other.py", "a\n", "b\n"))
         with self.assertRaises(ToolError) as caught:
             change.collect(self.repo)
-        self.assertIn("Lib/other.py.diff: a diff must say its PR: Lib/other.py.fix.diff",
-                      str(caught.exception))
+        self.assertIn("Lib/other.py.diff: a diff must say its PR: Lib/other.py.PR.diff, PR one "
+                      "of fix, unhashable, missing, feature, flag", str(caught.exception))
 
     def test_a_new_file_that_is_not_a_pr_s_news_entry_is_refused(self):
         for path in ("Lib/new_module.py",
@@ -612,10 +750,22 @@ class CollectTests(Fixture):
             change.collect(self.repo, ("bugfix",))
 
     def test_a_pr_set_that_skips_a_pr_before_it_is_refused(self):
-        for prs in (("flag",), ("fix", "feature"), ("flag", "feature"), ("feature",)):
+        for prs in (("unhashable",), ("flag",), ("feature",), ("fix", "missing"),
+                    ("fix", "feature"), ("fix", "unhashable", "feature"),
+                    ("fix", "unhashable", "missing", "flag"), ("unhashable", "missing")):
             with self.subTest(prs=prs), self.assertRaises(ToolError) as caught:
                 change.collect(self.repo, prs)
             self.assertIn("no such PR set", str(caught.exception))
+
+    def test_name_issues_names_each_stand_in_for_its_own_pr_only(self):
+        data = (b"gh-4545 (gh-45450, gh-45451) :gh:`4545` gh-4646 :gh:`4646`\n"
+                b"# gh-4242; gh-4545.\n")
+        self.assertEqual(
+            change.name_issues(data, STANDINS, {"unhashable": 140002, "missing": 140003}),
+            b"gh-140002 (gh-45450, gh-45451) :gh:`140002` gh-140003 :gh:`140003`\n"
+            b"# gh-4242; gh-140002.\n")
+        self.assertEqual(change.name_issues(data, STANDINS, {}), data)
+        self.assertEqual(change.name_issues(data, STANDINS, {"unhashable": 4545}), data)
 
 
 class ThreeWayTests(Fixture):
@@ -671,17 +821,18 @@ class CarryTests(Fixture):
         self.assertEqual(merged["Lib/enum.py"].read_text(),
                          self.py_new.replace("code line 15\n", "code line 15 in 3.15\n"))
 
-    def test_fix_alone_is_carried_alone(self):
+    def test_each_pr_set_is_carried_alone(self):
         newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(
             "code line 15\n", "code line 15 in 3.15\n")})
-        merged = apply.carry(change.collect(self.repo, change.FIX), newer, self.source,
-                             self.tmp / "fix", out=io.StringIO())
-        self.assertEqual(merged["Lib/enum.py"].read_text(),
-                         self.py_fix.replace("code line 15\n", "code line 15 in 3.15\n"))
-        merged = apply.carry(change.collect(self.repo, change.FLAG), newer, self.source,
-                             self.tmp / "flag", out=io.StringIO())
-        self.assertEqual(merged["Lib/enum.py"].read_text(),
-                         self.py_flag.replace("code line 15\n", "code line 15 in 3.15\n"))
+        for prs, text in ((change.FIX, self.py_fix), (PREFIXES[1], self.py_unhashable),
+                          (change.BACKPORTS, self.py_missing),
+                          (change.FEATURE, self.py_feature)):
+            with self.subTest(prs=prs):
+                label = change.label(prs)
+                merged = apply.carry(change.collect(self.repo, prs), newer, self.source,
+                                     self.tmp / label, out=io.StringIO())
+                self.assertEqual(merged["Lib/enum.py"].read_text(),
+                                 text.replace("code line 15\n", "code line 15 in 3.15\n"))
 
     def test_conflict_is_named_by_its_lines_in_the_newer_file(self):
         newer = "new first line\n" + self.py_old.replace("code line 5\n", "code line 5 (3.15)\n")
@@ -694,19 +845,17 @@ class CarryTests(Fixture):
         self.assertFalse((self.tmp / "out" / "Lib" / "enum.py").exists())
 
     def rule_rewritten_upstream(self, variant=True):
-        """The flag PR rewrites line 12, which 3.15 rewrote too (as Flag._missing_'s rule)."""
-        self.py_flag = self.py_fix.replace("code line 12\n", "flag code 12\n")
-        self.py_new = self.py_flag.replace("code line 10\n", "code line 10\nfeature code\n")
+        """The flag PR (last) rewrites line 12, which 3.15 rewrote too (Flag._missing_'s rule)."""
+        self.py_new = self.py_feature.replace("code line 12\n", "flag code 12\n")
         write(self.repo, "Lib/enum.py.flag.diff",
-              make_diff("Lib/enum.py", self.py_fix, self.py_flag))
-        write(self.repo, "Lib/enum.py.feature.diff",
-              make_diff("Lib/enum.py", self.py_flag, self.py_new))
+              make_diff("Lib/enum.py", self.py_feature, self.py_new))
         newer = self.py_old.replace("code line 12\n", "code line 12 (3.15)\n")
-        newer_fix = newer.replace("code line 5\n", "code line 5\nadded code\n")
+        # 3.15's file with the four PRs before the flag PR
+        newer_feature = added(newer, change.FEATURE)
         if variant:
             write(self.repo, "Lib/enum.py.flag.3.15.diff",
-                  make_diff("Lib/enum.py", newer_fix,
-                            newer_fix.replace("code line 12 (3.15)\n", "flag code 12 (3.15)\n")))
+                  make_diff("Lib/enum.py", newer_feature, newer_feature.replace(
+                      "code line 12 (3.15)\n", "flag code 12 (3.15)\n")))
         return newer
 
     def test_a_pr_written_against_the_newer_base_is_used_where_its_diff_conflicts(self):
@@ -714,10 +863,8 @@ class CarryTests(Fixture):
         out = io.StringIO()
         merged = apply.carry(change.collect(self.repo), FakeBase("3.15.2", {
             "Lib/enum.py": newer}), self.source, self.tmp / "out", out=out)
-        self.assertEqual(merged["Lib/enum.py"].read_text(), (
-            newer.replace("code line 5\n", "code line 5\nadded code\n")
-            .replace("code line 10\n", "code line 10\nfeature code\n")
-            .replace("code line 12 (3.15)\n", "flag code 12 (3.15)\n")))
+        self.assertEqual(merged["Lib/enum.py"].read_text(), added(newer, change.FEATURE).replace(
+            "code line 12 (3.15)\n", "flag code 12 (3.15)\n"))
         self.assertIn("enum.py.flag.3.15.diff as written against 3.15, the other PRs 3-way",
                       out.getvalue())
         # the fix alone, and a base the 3.13.5 diffs merge onto, never use it
@@ -736,7 +883,8 @@ class CarryTests(Fixture):
     def test_a_newer_diff_that_does_not_apply_either_says_both(self):
         newer = self.rule_rewritten_upstream()
         with self.assertRaises(ToolError) as caught:
-            self.carry(newer.replace("code line 11\n", "code line 11 (3.15.3)\n"))
+            # a line of the flag PR's 3.15 diff's context, clear of the feature's line
+            self.carry(newer.replace("code line 14\n", "code line 14 (3.15.3)\n"))
         message = str(caught.exception)
         self.assertIn("conflict at", message)
         self.assertIn("enum.py.flag.3.15.diff, tried instead", message)
@@ -925,7 +1073,24 @@ class RepositoryChangeTests(unittest.TestCase):
         for pr in change.PRS:
             with self.subTest(pr):
                 self.assertTrue([f for f in files if f.is_diff and f.is_lib and f.pr == pr])
-        self.assertEqual(sorted(f.pr for f in files if f.is_news), ["feature", "fix", "flag"])
+        self.assertEqual(sorted(f.pr for f in files if f.is_news), sorted(change.PRS))
+
+    def test_stand_ins_a_lib_diff_names_are_its_own_prs_or_an_earlier_ones(self):
+        # `patch` names the real issue wherever a Lib diff says gh-N of a
+        # stand-in (the tests' comments): a diff may name its own PR's
+        # stand-in, or an earlier PR's in its context, never a later PR's.
+        files = change.collect(REPO)
+        standins = change.standin_issues(files)
+        named = 0
+        for item in [f for f in files if f.is_lib and f.is_diff]:
+            for number in re.findall(r"gh-(\d+)", item.source.read_text()):
+                with self.subTest(diff=item.source.name, number=number):
+                    owner = [pr for pr, n in standins.items() if n == int(number)]
+                    if owner:
+                        named += 1
+                        self.assertLessEqual(change.PRS.index(owner[0]),
+                                             change.PRS.index(item.pr))
+        self.assertTrue(named)
 
     def test_the_flag_pr_against_315_differs_only_in_315s_negative_value_rule(self):
         # Lib/enum.py.flag.3.15.diff is the same change as the 3.13.5 one,
@@ -947,7 +1112,8 @@ class RepositoryChangeTests(unittest.TestCase):
 
     def test_stand_in_issue_numbers_cannot_be_taken_for_real_ones(self):
         standins = change.standin_issues(change.collect(REPO))
-        self.assertEqual(sorted(standins), ["feature", "fix", "flag"])
+        self.assertEqual(sorted(standins), sorted(change.PRS))
+        self.assertEqual(len(set(standins.values())), len(change.PRS))
         for pr, number in standins.items():
             with self.subTest(pr), self.assertRaises(ToolError):
                 patch.check_issue("--%s-issue" % pr, number)
@@ -979,14 +1145,14 @@ class RepositoryChangeTests(unittest.TestCase):
         if not source.tarball.is_file():
             self.skipTest("the 3.13.5 tarball is not in %s (run cpython_change.py fetch)"
                           % source.tarball.parent)
-        for prs in (change.FIX, change.FLAG, change.ALL):
+        for prs in PREFIXES:
             # A whatsnew carrier is for main's newest file, not in 3.13.5.
             by_path = change.diffs_by_path([f for f in change.collect(REPO, prs)
                                             if not f.is_whatsnew])
             stock = source.read(list(by_path))
             for path, items in by_path.items():
                 with self.subTest(path=path, prs=prs):
-                    # The fix's diffs onto 3.13.5, the flag PR's onto that, and so on.
+                    # The fix's diffs onto 3.13.5, the unhashable PR's onto that, and so on.
                     self.assertNotEqual(apply.patched(stock[path], items), stock[path])
 
 
@@ -995,15 +1161,17 @@ class WhitespaceTests(unittest.TestCase):
     def test_a_path_several_prs_change_is_checked_once(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "Doc/whatsnew/3.15.rst", "x\n")
-            files = [change.File("Lib/enum.py", "Lib/enum.py.fix.diff", "fix"),
-                     change.File("Lib/enum.py", "Lib/enum.py.flag.diff", "flag"),
-                     change.File("Lib/enum.py", "Lib/enum.py.feature.diff", "feature"),
+            files = [change.File("Lib/enum.py", "Lib/enum.py.%s.diff" % pr, pr)
+                     for pr in change.PRS]
+            files += [change.File("Lib/test/test_enum.py", "Lib/test/test_enum.py.%s.diff" % pr,
+                                  pr) for pr in ("unhashable", "missing")]
+            files += [
                      change.File("Doc/whatsnew/3.16.rst", "Doc/whatsnew/3.16.rst.flag.diff",
                                  "flag"),
                      change.File("Doc/whatsnew/3.13.rst", "Doc/whatsnew/3.13.rst.feature.diff",
                                  "feature")]
             self.assertEqual(docs.changed_paths(files, tmp),
-                             ["Lib/enum.py", "Doc/whatsnew/3.15.rst"])
+                             ["Lib/enum.py", "Lib/test/test_enum.py", "Doc/whatsnew/3.15.rst"])
 
     def test_git_check_finds_planted_problems(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -1117,16 +1285,27 @@ Full run: 253 s wall time.
 
 TEXTS = {
     "fix.commit.txt": "gh-{fix_issue}: Fix the thing\n\nBody of the fix.\n",
-    "flag.commit.txt": "gh-{flag_issue}: Flag the thing\n\nBody, after gh-{fix_issue}.\n",
-    "feature.commit.txt": "gh-{feature_issue}: Add the thing\n\nBody, after gh-{flag_issue}.\n",
+    "unhashable.commit.txt": "gh-{unhashable_issue}: Find the unhashable thing\n\n"
+                             "Body, after gh-{fix_issue}.\n",
+    "missing.commit.txt": "gh-{missing_issue}: Miss the thing no more\n\n"
+                          "Body, after gh-{unhashable_issue}.\n",
+    "feature.commit.txt": "gh-{feature_issue}: Add the thing\n\n"
+                          "Body, after gh-{missing_issue}.\n",
+    "flag.commit.txt": "gh-{flag_issue}: Flag the thing\n\nBody, after gh-{feature_issue}.\n",
     "fix.issue.md": "Issue of the fix.\n",
-    "flag.issue.md": "Issue of the flag PR.\n",
+    "unhashable.issue.md": "Issue of the unhashable PR.\n",
+    "missing.issue.md": "Issue of the missing PR.\n",
     "feature.issue.md": "Issue of the feature.\n",
+    "flag.issue.md": "Issue of the flag PR.\n",
     "fix.pr.md": "By {author_name} ({author_email}).\n\n{in_benchmark_table}\n\n"
                  "{stock_test_failures}\n{fix_whatsnew}\n",
-    "flag.pr.md": "gh-{flag_issue} needs gh-{fix_issue}.\n\n{flag_whatsnew}\n",
-    "feature.pr.md": "gh-{feature_issue} needs gh-{flag_issue}; {{literal braces}}.\n\n"
+    "unhashable.pr.md": "gh-{unhashable_issue} needs gh-{fix_issue}.\n\n{unhashable_whatsnew}\n",
+    "missing.pr.md": "gh-{missing_issue} needs gh-{unhashable_issue}.\n\n{missing_whatsnew}\n",
+    "feature.pr.md": "gh-{feature_issue} needs gh-{missing_issue}; {{literal braces}}.\n\n"
                      "{feature_whatsnew}\n",
+    "flag.pr.md": "gh-{flag_issue} needs gh-{feature_issue}.\n\n{flag_whatsnew}\n",
+    "feature.proposal.md": "Proposed by {author} for gh-{feature_issue}.\n\n"
+                           "{everyday_table}\n",
     "stock-test-failures.json": '{"failures": []}\n',
 }
 
@@ -1139,7 +1318,7 @@ def make_texts(root, **changes):
 
 
 class SeriesTests(Fixture):
-    """The series 0001 (fix), 0002 (flag) and 0003 (feature), and the texts beside them."""
+    """The series 0001 to 0005, one per PR, and the texts beside them."""
 
     def setUp(self):
         super().setUp()
@@ -1163,32 +1342,59 @@ class SeriesTests(Fixture):
         self.addCleanup(patcher.stop)
 
     def merged(self, newer):
+        """Each prefix of the PRs carried onto NEWER, as cpython_change.make_series does."""
         return {change.label(prs): apply.carry(change.collect(self.repo, prs), newer,
                                                self.source, self.tmp / "m" / change.label(prs),
                                                out=io.StringIO())
-                for prs in (change.FIX, change.FLAG, change.ALL)}
+                for prs in PREFIXES}
+
+    def hand_merged(self, old, new):
+        """(a 3.15 whose enum.py has line OLD rewritten as NEW, the PRs' files on it).
+
+        Made by hand: where the rewritten line is next to a PR's, the 3-way
+        merge would refuse it.
+        """
+        self.newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(old, new)})
+        return {change.label(prs): {"Lib/enum.py": write(
+            self.tmp / "hand" / change.label(prs), "enum.py",
+            added(self.py_old.replace(old, new), prs))} for prs in PREFIXES}
 
     def series(self, issues=None, author="Ada Lovelace <ada@lovelace.dev>", newer=(),
-               proof_only=False, texts_dir=None):
-        issues = issues or {"fix": 140001, "flag": 140002, "feature": 140003}
+               proof_only=False, texts_dir=None, merged=None):
+        issues = issues or ISSUES
         fields = patch.fields(issues, author, [], self.results, change.collect(self.repo),
                               proof_only=proof_only)
-        return patch.write_series(self.repo, self.source, self.newer, self.merged(self.newer),
-                                  self.out, issues, author, fields, newer,
-                                  texts_dir=texts_dir or self.texts, proof_only=proof_only)
+        return patch.write_series(self.repo, self.source, self.newer,
+                                  merged or self.merged(self.newer), self.out, issues, author,
+                                  fields, newer, texts_dir=texts_dir or self.texts,
+                                  proof_only=proof_only)
 
-    def test_three_patches_and_the_texts_with_every_field_filled(self):
+    def said_by(self, function, *args, **kwargs):
+        say, saved = io.StringIO(), sys.stdout
+        sys.stdout = say
+        try:
+            function(*args, **kwargs)
+        finally:
+            sys.stdout = saved
+        return say.getvalue()
+
+    def test_five_patches_and_the_texts_with_every_field_filled(self):
         written = self.series()
         names = sorted(p.name for p in self.out.iterdir() if p.name != patch.MANIFEST)
         patches = [n for n in names if n.endswith(".patch")]
-        self.assertEqual(len(patches), 3, names)
+        self.assertEqual(len(patches), 5, names)
         self.assertTrue(patches[0].startswith("0001-gh-140001-Fix-the-thing"), patches)
-        self.assertTrue(patches[1].startswith("0002-gh-140002-Flag-the-thing"), patches)
-        self.assertTrue(patches[2].startswith("0003-gh-140003-Add-the-thing"), patches)
+        self.assertTrue(patches[1].startswith("0002-gh-140002-Find-the-unhashable-thing"),
+                        patches)
+        self.assertTrue(patches[2].startswith("0003-gh-140003-Miss-the-thing-no-more"), patches)
+        self.assertTrue(patches[3].startswith("0004-gh-140004-Add-the-thing"), patches)
+        self.assertTrue(patches[4].startswith("0005-gh-140005-Flag-the-thing"), patches)
         self.assertEqual(sorted(n for n in names if not n.endswith(".patch")),
-                         ["feature-issue.md", "feature-pr.md", "fix-issue.md", "fix-pr.md",
-                          "flag-issue.md", "flag-pr.md", "typeshed-enum.pyi.mbox"])
-        self.assertEqual(self.typeshed_calls, [(140003, "Ada Lovelace <ada@lovelace.dev>")])
+                         ["feature-issue.md", "feature-pr.md", "feature-proposal.md",
+                          "fix-issue.md", "fix-pr.md", "flag-issue.md", "flag-pr.md",
+                          "missing-issue.md", "missing-pr.md", "typeshed-enum.pyi.mbox",
+                          "unhashable-issue.md", "unhashable-pr.md"])
+        self.assertEqual(self.typeshed_calls, [(140004, "Ada Lovelace <ada@lovelace.dev>")])
         self.assertEqual(sorted(p.name for p in written), names)
         for name in names:
             text = (self.out / name).read_text()
@@ -1199,78 +1405,103 @@ class SeriesTests(Fixture):
                 # stand-ins are looked for everywhere else.
                 written_by_us = re.sub(r"^(From [0-9a-f]{40} |index [0-9a-f]+\.\.[0-9a-f]+)",
                                        "", text, flags=re.M)
-                for standin in ("4242", "4444", "4343"):
-                    self.assertNotIn(standin, written_by_us.replace("gh-issue-" + standin, ""))
-        fix, flag, feature = [(self.out / n).read_text() for n in patches]
+                for standin in STANDINS.values():
+                    self.assertNotIn(str(standin),
+                                     written_by_us.replace("gh-issue-%d" % standin, ""))
+        fix, unhashable, missing, feature, flag = [(self.out / n).read_text() for n in patches]
         self.assertIn("From: Ada Lovelace <ada@lovelace.dev>", fix)
-        self.assertIn("Subject: [PATCH 1/3] gh-140001: Fix the thing", fix)
-        self.assertIn("Subject: [PATCH 2/3] gh-140002: Flag the thing", flag)
-        self.assertIn("Subject: [PATCH 3/3] gh-140003: Add the thing", feature)
-        self.assertIn("Body, after gh-140001.", flag)
-        self.assertIn("Body, after gh-140002.", feature)
-        # The fix: its Lib line and its NEWS entry, renamed; nothing of the others.
-        self.assertIn("+added code", fix)
-        self.assertNotIn("flag code", fix)
-        self.assertNotIn("feature code", fix)
-        self.assertNotIn("Doc/library/enum.rst", fix)
-        self.assertRegex(fix, r"b/Misc/NEWS\.d/next/Library/2025-01-02-03-04-05\."
-                              r"gh-issue-140001\.[A-Za-z0-9_-]{6}\.rst")
-        self.assertNotIn(".fix.rst", fix)
-        # The flag PR: its line and NEWS entry only.
-        self.assertIn("+flag code", flag)
-        self.assertNotIn("+added code", flag)
-        self.assertNotIn("feature code", flag)
-        self.assertNotIn("Doc/library/enum.rst", flag)
-        self.assertRegex(flag, r"b/Misc/NEWS\.d/next/Library/2025-01-02-03-04-08\."
-                               r"gh-issue-140002\.[A-Za-z0-9_-]{6}\.rst")
-        self.assertNotIn(".flag.rst", flag)
-        self.assertIn("+feature code", feature)
-        self.assertNotIn("+flag code", feature)
+        self.assertIn("Subject: [PATCH 1/5] gh-140001: Fix the thing", fix)
+        self.assertIn("Subject: [PATCH 2/5] gh-140002: Find the unhashable thing", unhashable)
+        self.assertIn("Subject: [PATCH 3/5] gh-140003: Miss the thing no more", missing)
+        self.assertIn("Subject: [PATCH 4/5] gh-140004: Add the thing", feature)
+        self.assertIn("Subject: [PATCH 5/5] gh-140005: Flag the thing", flag)
+        self.assertIn("Body, after gh-140001.", unhashable)
+        self.assertIn("Body, after gh-140002.", missing)
+        self.assertIn("Body, after gh-140003.", feature)
+        self.assertIn("Body, after gh-140004.", flag)
+        lines = {"fix": "+added code", "unhashable": "+unhashable code",
+                 "missing": "+missing code", "feature": "+feature code", "flag": "+flag code"}
+        dates = {pr: path.split("/")[-1][:19] for pr, (path, _) in NEWS.items()}
+        for pr, text in zip(change.PRS, (fix, unhashable, missing, feature, flag)):
+            with self.subTest(pr=pr):
+                # Each PR: its Lib line and its NEWS entry, renamed; nothing of the others.
+                for other, line in lines.items():
+                    (self.assertIn if other == pr else self.assertNotIn)(line, text)
+                self.assertRegex(text, r"b/Misc/NEWS\.d/next/Library/%s\.gh-issue-%d\."
+                                       r"[A-Za-z0-9_-]{6}\.rst" % (dates[pr], ISSUES[pr]))
+                self.assertEqual(text.count("+++ b/Misc/NEWS.d/"), 1)
+                self.assertNotIn(".%s.rst" % pr, text)
+                # The whatsnew entries are not in the patches: each PR's
+                # description carries its own.
+                self.assertNotIn("Doc/whatsnew", text)
+                if pr != "feature":
+                    self.assertNotIn("Doc/library/enum.rst", text)
+        # The stand-in a Lib diff names is named for its PR's real issue.
+        self.assertIn("+unhashable code  # gh-140002\n", unhashable)
+        self.assertIn("+missing code  # gh-140003\n", missing)
         self.assertIn("index %s.." % blob_id(self.newer_text), fix)  # Lib: the 3.15.2 file
         self.assertIn("index %s.." % blob_id(self.rst_old), feature)  # Doc: the 3.13.5 file
-        self.assertRegex(feature, r"gh-issue-140003\.[A-Za-z0-9_-]{6}\.rst")
-        # The whatsnew entries are not in the patches: each PR's description carries its own.
-        for text in (fix, flag, feature):
-            self.assertNotIn("Doc/whatsnew", text)
         pr = (self.out / "fix-pr.md").read_text()
         self.assertIn("By Ada Lovelace (ada@lovelace.dev).", pr)
         self.assertIn("| 3.13.5 stock | 470 | 112.9k |", pr)
         self.assertIn("| 3.13.5 patched | 292 | 592 |", pr)
         self.assertNotIn("3.13.0", pr)
         self.assertNotIn("```rst", pr)  # the fix has no whatsnew entry
+        for name in ("unhashable-pr.md", "missing-pr.md"):
+            self.assertNotIn("```rst", (self.out / name).read_text())
+        self.assertEqual((self.out / "missing-pr.md").read_text(),
+                         "gh-140003 needs gh-140002.\n\n\n")
         flag_pr = (self.out / "flag-pr.md").read_text()
         self.assertIn("```rst\n" + FLAG_ENTRY.replace("{author_name}", "Ada Lovelace")
-                      .replace("4444", "140002") + "```", flag_pr)
+                      .replace("4444", "140005") + "```", flag_pr)
         self.assertNotIn("from_value", flag_pr)
         feature_pr = (self.out / "feature-pr.md").read_text()
         self.assertIn("{literal braces}", feature_pr)
         self.assertIn("```rst\n" + ENTRY + "```", feature_pr)
         self.assertNotIn("pseudo-member", feature_pr)
+        proposal = (self.out / "feature-proposal.md").read_text()
+        self.assertTrue(proposal.startswith(
+            "Proposed by Ada Lovelace <ada@lovelace.dev> for gh-140004.\n\n"
+            "| statement | stock ns |"), proposal)
 
-    def test_fix_alone_goes_onto_each_newer_bases_lib_files(self):
-        say = io.StringIO()
-        older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
-            "code line 1\n", "code line 1 in 3.14\n")})
-        saved, sys.stdout = sys.stdout, say
-        try:
-            self.series(newer=[older, self.newer])
-        finally:
-            sys.stdout = saved
-        self.assertIn("0001 alone onto 3.14.9's Lib files: git am applies it", say.getvalue())
-        self.assertIn("0001 alone onto 3.15.2's Lib files: git am applies it", say.getvalue())
+    def test_the_backports_alone_go_onto_each_newer_bases_lib_files(self):
+        # 3.14.9's file: line 1 rewritten (git am applies the backports
+        # as they are) or line 3 (in 0001's context: git am -3 merges
+        # them); both rewrite line 11, next to the feature's line, which
+        # would stop 0004: only 0001 to 0003 go to the released branches.
+        for line, how in ((1, "git am applies them"),
+                          (3, "git am -3 merges them (plain git am does not apply them)")):
+            with self.subTest(line=line):
+                self.setUp()
+                older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
+                    "code line %d\n" % line, "code line %d in 3.14\n" % line).replace(
+                    "code line 11\n", "code line 11 in 3.14\n")})
+                said = self.said_by(self.series, newer=[older, self.newer])
+                self.assertIn("0001 to 0003 alone onto 3.14.9's Lib files: " + how, said)
+                self.assertIn("0001 to 0003 alone onto 3.15.2's Lib files: git am applies them",
+                              said)
+                self.assertEqual(len(list(self.out.glob("*.patch"))), 5)
 
-    def test_fix_that_cannot_go_onto_a_newer_base_is_refused(self):
-        older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
-            "code line 5\n", "code line 5 rewritten in 3.14\n")})
-        with self.assertRaises(ToolError) as caught:
-            self.series(newer=[older])
-        self.assertIn("0001 (the fix) does not go onto 3.14.9's Lib files", str(caught.exception))
-        self.assertFalse(self.out.exists())
+    def test_backports_that_cannot_go_onto_a_newer_base_are_refused(self):
+        # 3.14.9 rewrote the line after which one of the backports adds
+        # its own: not even git am -3 merges it.
+        for pr, after, _ in ADDS[:3]:
+            with self.subTest(pr=pr):
+                self.setUp()
+                older = FakeBase("3.14.9", {"Lib/enum.py": self.py_old.replace(
+                    "code line %d\n" % after, "code line %d rewritten in 3.14\n" % after)})
+                with self.assertRaises(ToolError) as caught:
+                    self.series(newer=[older])
+                message = str(caught.exception)
+                self.assertIn("0001 to 0003 (the backports) do not go onto 3.14.9's Lib files, "
+                              "not even by git am -3", message)
+                self.assertIn("%04d" % (change.PRS.index(pr) + 1), message)  # git am names it
+                self.assertFalse(self.out.exists())
 
     def test_git_starts_no_automatic_maintenance(self):
         # git 2.47 and later detach it from `commit` and `am`; in the Debian
         # root (git 2.55) it wrote into a scratch repository as that was
-        # being deleted, and test_fix_that_cannot_go_onto_a_newer_base_is_refused
+        # being deleted, and test_backports_that_cannot_go_onto_a_newer_base_are_refused
         # failed now and then in rmtree ("Directory not empty").
         repo = self.tmp / "maintenance"
         repo.mkdir()
@@ -1283,13 +1514,28 @@ class SeriesTests(Fixture):
         self.assertNotIn("gc --auto", traced)
 
     def test_unfilled_or_unknown_fields_are_refused_and_nothing_written(self):
-        for text, said in (("Hello {reviewer}.\n", "unknown field {reviewer}"),
-                           ("Dict {}.\n", "not a str.format template")):
-            with self.subTest(text):
-                texts_dir = make_texts(self.tmp / text.split()[0], **{"fix.issue.md": text})
+        merged = self.merged(self.newer)
+        for name, text, said in (
+                ("fix.issue.md", "Hello {reviewer}.\n", "unknown field {reviewer}"),
+                ("fix.issue.md", "Dict {}.\n", "not a str.format template"),
+                ("missing.issue.md", "After {fix_number}.\n", "unknown field {fix_number}"),
+                ("feature.proposal.md", "By {proposer}.\n", "unknown field {proposer}")):
+            with self.subTest(name=name, text=text):
+                texts_dir = make_texts(self.tmp / text.split()[0], **{name: text})
                 with self.assertRaises(ToolError) as caught:
-                    self.series(texts_dir=texts_dir)
-                self.assertIn(said, str(caught.exception))
+                    self.series(texts_dir=texts_dir, merged=merged)
+                self.assertIn(name + ": " + said, str(caught.exception))
+                self.assertFalse(self.out.exists())
+
+    def test_every_text_of_every_pr_is_required(self):
+        merged = self.merged(self.newer)
+        for name in sorted(TEXTS):
+            with self.subTest(name):
+                texts_dir = make_texts(self.tmp / ("without-" + name))
+                (texts_dir / name).unlink()
+                with self.assertRaises(ToolError) as caught:
+                    self.series(texts_dir=texts_dir, merged=merged)
+                self.assertIn("%s is missing" % (texts_dir / name), str(caught.exception))
                 self.assertFalse(self.out.exists())
 
     def test_a_field_left_by_doubled_braces_is_refused(self):
@@ -1300,11 +1546,29 @@ class SeriesTests(Fixture):
         self.assertFalse(self.out.exists())
 
     def test_a_pr_description_over_400_words_is_refused(self):
-        texts_dir = make_texts(self.tmp / "long", **{"flag.pr.md": "word " * 401 + "\n"})
+        for pr in ("unhashable", "flag"):
+            with self.subTest(pr):
+                texts_dir = make_texts(self.tmp / ("long-" + pr),
+                                       **{pr + ".pr.md": "word " * 401 + "\n"})
+                with self.assertRaises(ToolError) as caught:
+                    self.series(texts_dir=texts_dir)
+                self.assertIn("the %s PR's description is 401 words filled" % pr,
+                              str(caught.exception))
+                self.assertFalse(self.out.exists())
+
+    def test_a_proposal_over_600_words_is_refused(self):
+        texts_dir = make_texts(self.tmp / "long", **{
+            "feature.proposal.md": "word " * 598 + "{author}.\n"})  # three words, filled
         with self.assertRaises(ToolError) as caught:
             self.series(texts_dir=texts_dir)
-        self.assertIn("the flag PR's description is 401 words filled", str(caught.exception))
+        self.assertIn("feature.proposal.md is 601 words filled; the proposal is at most 600",
+                      str(caught.exception))
         self.assertFalse(self.out.exists())
+        # 600 words, filled, is the most it may be
+        texts_dir = make_texts(self.tmp / "at-most", **{
+            "feature.proposal.md": "word " * 598 + "{author_name}.\n"})  # two
+        self.series(texts_dir=texts_dir)
+        self.assertEqual(len((self.out / "feature-proposal.md").read_text().split()), 600)
 
     def test_other_patches_in_the_directory_are_refused(self):
         write(self.out, "mine.patch", "x\n")
@@ -1313,40 +1577,46 @@ class SeriesTests(Fixture):
         self.assertIn("already holds other patches (mine.patch)", str(caught.exception))
 
     def test_an_earlier_series_is_replaced(self):
-        self.series(issues={"fix": 140004, "flag": 140005, "feature": 140006})  # earlier
+        earlier = {pr: 140006 + n for n, pr in enumerate(change.PRS)}
+        self.series(issues=earlier)
         self.series()
         self.assertEqual([p.name for p in self.out.iterdir()
-                          if "140004" in p.name or "140005" in p.name or "140006" in p.name], [])
-        self.assertEqual(len(list(self.out.glob("*.patch"))), 3)
+                          if any(str(number) in p.name for number in earlier.values())], [])
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 5)
 
     def test_stand_in_numbers_are_refused_unless_proof_only(self):
-        standins = {"fix": 4242, "flag": 4444, "feature": 4343}
         with self.assertRaises(ToolError):
-            self.series(issues=standins)
+            self.series(issues=STANDINS)
         self.assertFalse(self.out.exists())
-        self.series(issues=standins, author="proof <proof@invalid>", proof_only=True)
-        self.assertEqual(len(list(self.out.glob("*.patch"))), 3)
+        self.series(issues=STANDINS, author="proof <proof@invalid>", proof_only=True)
+        self.assertEqual(len(list(self.out.glob("*.patch"))), 5)
+        self.assertIn("+unhashable code  # gh-4545\n",
+                      next(self.out.glob("0002-*.patch")).read_text())
 
     def test_a_series_git_am_3_cannot_merge_is_refused(self):
-        # 3.15's file rewrote the line next to the fix: the series made
-        # against it cannot be merged back onto 3.13.5 without a conflict.
-        self.newer = FakeBase("3.15.2", {"Lib/enum.py": self.py_old.replace(
-            "code line 6\n", "code line 6 rewritten\n")})
-        versions = (("fix", self.py_fix), ("fix+flag", self.py_flag),
-                    ("fix+flag+feature", self.py_new))
-        merged = {label: {"Lib/enum.py": write(self.tmp / label, "enum.py", text)}
-                  for label, text in versions}
-        for label, text in versions:
-            merged[label]["Lib/enum.py"].write_text(
-                text.replace("code line 6\n", "code line 6 rewritten\n"))
-        issues = {"fix": 140001, "flag": 140002, "feature": 140003}
-        fields = patch.fields(issues, "A B <a@b.dev>", [], self.results,
-                              change.collect(self.repo))
-        with self.assertRaises(ToolError) as caught:
-            patch.write_series(self.repo, self.source, self.newer, merged, self.out,
-                               issues, "A B <a@b.dev>",
-                               fields, texts_dir=self.texts)
-        self.assertIn("git am -3", str(caught.exception))
+        # 3.15's file rewrote the line next to a backport's: the series
+        # made against it cannot be merged back onto 3.13.5 without a
+        # conflict, whichever of 0001 to 0003 it is.
+        for pr, after, _ in ADDS[:3]:
+            with self.subTest(pr=pr):
+                self.setUp()
+                merged = self.hand_merged("code line %d\n" % (after + 1),
+                                          "code line %d rewritten\n" % (after + 1))
+                with self.assertRaises(ToolError) as caught:
+                    self.series(merged=merged)
+                self.assertIn("git am -3 of 0001 to 0003 onto pristine 3.13.5 failed",
+                              str(caught.exception))
+                self.assertFalse(self.out.exists())
+
+    def test_only_the_backports_are_checked_onto_pristine_3135(self):
+        # 0004 and 0005 are for main only: 3.15's rewrite next to the
+        # feature's line, which would stop `git am -3` of 0004 onto
+        # 3.13.5, is no matter.
+        merged = self.hand_merged("code line 11\n", "code line 11 rewritten\n")
+        said = self.said_by(self.series, merged=merged)
+        self.assertIn("git am onto its base reproduces the change", said)
+        self.assertIn("+feature code\n code line 11 rewritten\n",
+                      next(self.out.glob("0004-*.patch")).read_text())
 
 
 class IssueAndAuthorTests(unittest.TestCase):
@@ -1359,15 +1629,17 @@ class IssueAndAuthorTests(unittest.TestCase):
         self.assertNotIn("\n", message)
         return message
 
-    ISSUES = {"fix": 140001, "flag": 140002, "feature": 140003}
+    ISSUES = ISSUES
 
     def test_numbers_are_required(self):
         for pr in change.PRS:
             with self.subTest(pr):
                 for issues in (dict(self.ISSUES, **{pr: None}),
                                {k: v for k, v in self.ISSUES.items() if k != pr}):
-                    self.assertIn("--fix-issue N --flag-issue M --feature-issue K",
-                                  self.refused(patch.check_issues, issues))
+                    self.assertIn("give every PR's CPython issue number: --fix-issue N "
+                                  "--unhashable-issue N --missing-issue N --feature-issue N "
+                                  "--flag-issue N", self.refused(patch.check_issues, issues))
+        self.assertEqual(patch.check_issues(dict(self.ISSUES, other=1)), self.ISSUES)
 
     def test_numbers_no_tree_could_have_are_refused(self):
         for pr in change.PRS:
@@ -1376,7 +1648,7 @@ class IssueAndAuthorTests(unittest.TestCase):
                     self.assertIn("--%s-issue %d cannot be a CPython issue" % (pr, number),
                                   self.refused(patch.check_issues,
                                                dict(self.ISSUES, **{pr: number})))
-        edges = {"fix": 32426, "flag": 999999, "feature": 140003}
+        edges = dict(self.ISSUES, unhashable=32426, flag=999999)
         self.assertEqual(patch.check_issues(edges), edges)
 
     def test_stand_ins_and_one_number_for_two_prs_are_refused(self):
@@ -1384,7 +1656,7 @@ class IssueAndAuthorTests(unittest.TestCase):
             with self.subTest(pr):
                 self.assertIn("stand-in", self.refused(patch.check_issues, self.ISSUES,
                                                        {self.ISSUES[pr]}))
-        for one, other in (("fix", "flag"), ("fix", "feature"), ("flag", "feature")):
+        for one, other in itertools.combinations(change.PRS, 2):
             with self.subTest(one=one, other=other):
                 issues = dict(self.ISSUES, **{other: self.ISSUES[one]})
                 self.assertIn("--%s-issue and --%s-issue are both %d: each PR needs an "
@@ -1405,18 +1677,25 @@ class IssueAndAuthorTests(unittest.TestCase):
                          ("Ada Lovelace", "ada@python.org"))
 
     def test_the_command_refuses_before_doing_anything(self):
-        numbers = ["--fix-issue", "140001", "--flag-issue", "140002", "--feature-issue", "140003"]
-        cases = ((numbers[2:] + ["--author", "A <a@python.org>"], "--fix-issue N"),
-                 (numbers[:2] + numbers[4:] + ["--author", "A <a@python.org>"],
-                  "--flag-issue M"),
-                 (numbers, "give the author"),
-                 (["--fix-issue", "5"] + numbers[2:] + ["--author", "A <a@python.org>"],
-                  "cannot be a CPython issue"),
-                 (numbers[:2] + ["--flag-issue", "5"] + numbers[4:]
-                  + ["--author", "A <a@python.org>"], "--flag-issue 5 cannot be"),
-                 (numbers + ["--author", "A <a@python.org>"], "--output DIR"))
+        author = ["--author", "A <a@python.org>"]
+
+        def numbers(**changes):
+            given = dict(self.ISSUES, **changes)
+            return [a for pr in change.PRS if given[pr] is not None
+                    for a in ("--%s-issue" % pr, str(given[pr]))]
+
+        cases = [(numbers(**{pr: None}) + author, "give every PR's CPython issue number")
+                 for pr in change.PRS]
+        cases += [(numbers(), "give the author"),
+                  (numbers(fix=5) + author, "--fix-issue 5 cannot be a CPython issue"),
+                  (numbers(missing=5) + author, "--missing-issue 5 cannot be"),
+                  (numbers(flag=9999905) + author,
+                   "--flag-issue 9999905 is this repository's stand-in number"),
+                  (numbers(unhashable=140001) + author,
+                   "--fix-issue and --unhashable-issue are both 140001"),
+                  (numbers() + author, "--output DIR")]
         for args, said in cases:
-            with self.subTest(said), tempfile.TemporaryDirectory() as tmp:
+            with self.subTest(said=said, args=args), tempfile.TemporaryDirectory() as tmp:
                 err, saved = io.StringIO(), sys.stderr
                 sys.stderr = err
                 try:
@@ -1433,6 +1712,21 @@ class TextsTests(unittest.TestCase):
     def test_benchmark_table_is_the_membership_rows_of_3135(self):
         with tempfile.TemporaryDirectory() as tmp:
             table = texts.in_benchmark_table(write(tmp, "r.rst", RESULTS_RST))
+        self.assertEqual(table.splitlines()[:4], [
+            "| interpreter | in hit n=10 | in miss n=10 |", "|---|---|---|",
+            "| 3.13.5 stock | 470 | 112.9k |", "| 3.13.5 patched | 292 | 592 |"])
+
+    def test_benchmark_table_leaves_out_the_flag_columns(self):
+        # The fix's issue is not about flags: their columns measure later PRs.
+        with_flags = RESULTS_RST.replace(
+            "===========  ============\n", "===========  ============  ==============  =========\n"
+        ).replace("in hit n=10  in miss n=10\n", "in hit n=10  in miss n=10  flag composite  "
+                  "flag miss\n").replace("470          112.9k\n", "470          112.9k        "
+                                          "  3705            3729\n").replace(
+            "292          592\n", "292          592            1200            900\n")
+        self.assertIn("flag composite", with_flags)
+        with tempfile.TemporaryDirectory() as tmp:
+            table = texts.in_benchmark_table(write(tmp, "r.rst", with_flags))
         self.assertEqual(table.splitlines()[:4], [
             "| interpreter | in hit n=10 | in miss n=10 |", "|---|---|---|",
             "| 3.13.5 stock | 470 | 112.9k |", "| 3.13.5 patched | 292 | 592 |"])
@@ -1469,13 +1763,40 @@ class TextsTests(unittest.TestCase):
                 texts.everyday_table(write(tmp, "r.rst", empty))
         self.assertIn("the everyday table has no rows", str(caught.exception))
 
+    def test_the_fields_name_every_pr(self):
+        for pr in change.PRS:
+            with self.subTest(pr):
+                self.assertIn("%s_issue" % pr, texts.FIELDS)
+                self.assertIn("%s_whatsnew" % pr, texts.FIELDS)
+        self.assertEqual(texts.PROPOSAL, ("feature", "proposal.md"))
+        self.assertEqual(patch.OUTPUTS[texts.PROPOSAL], "feature-proposal.md")
+        self.assertEqual(sorted(patch.OUTPUTS.values()), sorted(
+            ["feature-proposal.md"] + ["%s-%s" % (pr, kind) for pr in change.PRS
+                                       for kind in ("issue.md", "pr.md")]))
+
+    def test_the_proposal_is_the_features_alone(self):
+        # Without the feature (a PR set of backports) no proposal is read.
+        with tempfile.TemporaryDirectory() as tmp:
+            texts_dir = make_texts(tmp)
+            (texts_dir / "feature.proposal.md").unlink()
+            fields = dict.fromkeys(texts.FIELDS, "X")
+            filled = texts.filled_texts(fields, texts_dir, prs=change.BACKPORTS)
+            self.assertEqual(sorted(filled), sorted(
+                (pr, kind) for pr in change.BACKPORTS for kind in texts.KINDS))
+            with self.assertRaises(ToolError) as caught:
+                texts.filled_texts(fields, texts_dir, prs=change.FEATURE)
+            self.assertIn("feature.proposal.md is missing", str(caught.exception))
+
     def test_the_repositorys_texts_fill_with_every_field(self):
         fields = dict.fromkeys(texts.FIELDS, "X")
-        for (pr, kind), text in texts.filled_texts(fields).items():
+        filled = texts.filled_texts(fields)
+        for (pr, kind), text in filled.items():
             with self.subTest(pr=pr, kind=kind):
                 self.assertTrue(text.strip())
-        self.assertEqual(sorted({pr for pr, kind in texts.filled_texts(fields)}),
-                         sorted(change.PRS))
+        self.assertEqual(sorted({pr for pr, kind in filled}), sorted(change.PRS))
+        self.assertEqual(sorted(filled), sorted(
+            [(pr, kind) for pr in change.PRS for kind in texts.KINDS] + [texts.PROPOSAL]))
+        self.assertLessEqual(len(filled[texts.PROPOSAL].split()), texts.PROPOSAL_WORDS)
         for pr in change.PRS:
             with self.subTest(pr=pr):
                 subject = texts.fill(texts.read(pr, "commit.txt"),
@@ -1484,12 +1805,16 @@ class TextsTests(unittest.TestCase):
                 self.assertLessEqual(len(subject.splitlines()[0]), 80)
 
 
+ALL_FIVE = "fix+unhashable+missing+feature+flag"
 LEDGER = [{"test": "TestPlain.test_contains_old", "bases": ["3.13.5", "3.14"],
-           "enum": ["fix", "fix+flag+feature"], "reason": "asserts the old TypeError of `in`"},
+           "enum": ["fix", ALL_FIVE], "reason": "asserts the old TypeError of `in`"},
           {"test": "*.test_flag_cache", "bases": ["3.15"], "enum": ["fix"],
            "reason": "counts the pseudo-members `in` used to make"},
-          {"test": "TestStdLib.test_doc_old", "bases": ["3.14"], "enum": ["fix+flag"],
-           "reason": "compares the old docstring"}]
+          {"test": "TestStdLib.test_doc_old", "bases": ["3.14"], "enum": [ALL_FIVE],
+           "reason": "compares the old docstring"},
+          {"test": "TestFlag.test_missing_first", "bases": ["3.15"],
+           "enum": ["fix+unhashable+missing", "fix+unhashable+missing+feature"],
+           "reason": "asserts that `in` asks _missing_ first"}]
 
 
 class LedgerTests(unittest.TestCase):
@@ -1513,9 +1838,9 @@ class LedgerTests(unittest.TestCase):
         ran = ["TestFlag.test_flag_cache", "TestPlain.test_contains_old"]
         failed = ["TestFlag.test_flag_cache"]
         self.assertEqual(self.judge("3.15", "fix", ran, failed), [])
-        self.assertEqual(self.judge("3.15", "fix+flag+feature", ran, failed),
+        self.assertEqual(self.judge("3.15", ALL_FIVE, ran, failed),
                          ["TestFlag.test_flag_cache failed and the ledger does not list it "
-                          "for 3.15 with fix+flag+feature"])
+                          "for 3.15 with " + ALL_FIVE])
         self.assertEqual(len(self.judge("3.14", "fix", ran, failed)), 2)  # and one passed
 
     def test_a_pattern_covers_a_mixins_test_in_each_class(self):
@@ -1525,9 +1850,25 @@ class LedgerTests(unittest.TestCase):
 
     def test_a_listed_test_that_passes_fails_the_run(self):
         ran = ["TestPlain.test_contains_old"]
-        problems = self.judge("3.13.5", "fix+flag+feature", ran, [])
+        problems = self.judge("3.13.5", ALL_FIVE, ran, [])
         self.assertEqual(len(problems), 1)
-        self.assertIn("listed for 3.13.5 with fix+flag+feature but passed", problems[0])
+        self.assertIn("listed for 3.13.5 with %s but passed" % ALL_FIVE, problems[0])
+
+    def test_an_entry_counts_for_each_pr_set_it_names_and_no_other(self):
+        ran = ["TestFlag.test_missing_first", "TestFlag.test_x"]
+        failed = ["TestFlag.test_missing_first"]
+        for enum in ("fix+unhashable+missing", "fix+unhashable+missing+feature"):
+            self.assertEqual(self.judge("3.15", enum, ran + ["TestFlag.test_flag_cache"],
+                                        failed), [], enum)
+        for enum in ("fix+unhashable", ALL_FIVE):
+            self.assertEqual(self.judge("3.15", enum, ran, failed),
+                             ["TestFlag.test_missing_first failed and the ledger does not "
+                              "list it for 3.15 with " + enum], enum)
+
+    def test_the_pr_sets_are_the_prefixes_of_the_prs(self):
+        self.assertEqual(texts.ENUMS, ("fix", "fix+unhashable", "fix+unhashable+missing",
+                                       "fix+unhashable+missing+feature", ALL_FIVE))
+        self.assertEqual(texts.ENUMS, tuple(change.label(prs) for prs in PREFIXES))
 
     def test_a_listed_test_that_does_not_exist_fails_the_run(self):
         problems = self.judge("3.13.5", "fix", ["TestPlain.test_other"], [])
@@ -1537,6 +1878,8 @@ class LedgerTests(unittest.TestCase):
         bad = [{"failures": {}}, {"failures": [{"test": "x"}]},
                {"failures": [dict(LEDGER[0], bases=["3.16"])]},
                {"failures": [dict(LEDGER[0], enum=["feature"])]},
+               {"failures": [dict(LEDGER[0], enum=["fix+flag"])]},  # the three PRs' label
+               {"failures": [dict(LEDGER[0], enum=["fix+unhashable+feature"])]},
                {"failures": [dict(LEDGER[0], reason="")]},
                {"failures": [dict(LEDGER[0], test="no_class")]},
                {"failures": [LEDGER[0], LEDGER[0]]}]
@@ -1554,11 +1897,14 @@ class LedgerTests(unittest.TestCase):
     def test_every_ledger_test_is_named_in_the_pr_that_makes_it_fail(self):
         markdown = texts.ledger_markdown(LEDGER)
         self.assertIn("- `TestPlain.test_contains_old` (3.13.5, 3.14; with fix and "
-                      "fix+flag+feature): asserts the old TypeError", markdown)
-        self.assertIn("- `TestStdLib.test_doc_old` (3.14; with fix+flag)", markdown)
+                      "%s): asserts the old TypeError" % ALL_FIVE, markdown)
+        self.assertIn("- `TestStdLib.test_doc_old` (3.14; with %s)" % ALL_FIVE, markdown)
+        self.assertIn("- `TestFlag.test_missing_first` (3.15; with fix+unhashable+missing and "
+                      "fix+unhashable+missing+feature)", markdown)
         fix_names = "test_contains_old and test_flag_cache"
-        filled = {("fix", "pr.md"): fix_names, ("flag", "pr.md"): "test_doc_old",
-                  ("feature", "pr.md"): ""}
+        filled = {("fix", "pr.md"): fix_names, ("unhashable", "pr.md"): "",
+                  ("missing", "pr.md"): "test_missing_first", ("feature", "pr.md"): "",
+                  ("flag", "pr.md"): "test_doc_old"}
         texts.check_ledger_named(LEDGER, filled)
         with self.assertRaises(ToolError) as caught:
             texts.check_ledger_named(LEDGER, {**filled, ("fix", "pr.md"):
@@ -1570,6 +1916,12 @@ class LedgerTests(unittest.TestCase):
                 **filled, ("fix", "pr.md"): fix_names + " test_doc_old", ("flag", "pr.md"): ""})
         self.assertIn("TestStdLib.test_doc_old (flag.pr.md)", str(caught.exception))
         self.assertNotIn("fix.pr.md", str(caught.exception))
+        # the missing PR's, in the missing PR's (the last of the smallest set listed)
+        with self.assertRaises(ToolError) as caught:
+            texts.check_ledger_named(LEDGER, {
+                **filled, ("missing", "pr.md"): "", ("feature", "pr.md"): "test_missing_first"})
+        self.assertEqual(str(caught.exception).split(": ", 1)[1],
+                         "TestFlag.test_missing_first (missing.pr.md)")
 
     def test_the_repositorys_ledger_is_well_formed(self):
         texts.load_ledger()
@@ -1624,13 +1976,13 @@ class StockTestRunTests(unittest.TestCase):
         self.assertIn("TestPlain.test_contains_old failed", message)
 
 
-class FixOnlySelectionTests(unittest.TestCase):
-    """Which behaviour tests an interpreter without the feature runs: those that need no missing PR."""
+class SelectionTests(unittest.TestCase):
+    """Which behaviour tests an interpreter without all five PRs runs: those needing no missing PR."""
 
     MODULE = """\
 import unittest
 import _support
-from _support import backport_only
+from _support import backport_only, needs_backports
 
 def helper(cls):
     return cls.from_value(1)
@@ -1660,29 +2012,57 @@ class MixedTest(Mixin, unittest.TestCase):
     def test_plain(self):
         pass
 
+class BackportsTest(unittest.TestCase):
+    @needs_backports
+    def test_unhashable_value(self):
+        self.assertTrue(plain([1]))
+
+@_support.needs_flag_pr
 class FlagTest(unittest.TestCase):
-    @_support.needs_flag_pr
     def test_no_pseudo_member(self):
         self.assertTrue(plain(1))
 """
 
-    def test_selection_follows_what_each_test_reaches(self):
+    FEATURE = {
+        "test_behaviour_x.ContainsTest.test_through_helper": "uses from_value",
+        "test_behaviour_x.ContainsTest.test_by_name": "uses from_name",
+        "test_behaviour_x.MixedTest.test_plain": "uses from_value",
+    }
+    BACKPORT_ONLY = {"test_behaviour_x.ContainsTest.test_backport": "uses backport_only"}
+    BACKPORTS = {"test_behaviour_x.BackportsTest.test_unhashable_value": "uses needs_backports"}
+    FLAG = {"test_behaviour_x.FlagTest.test_no_pseudo_member": "uses needs_flag_pr"}
+
+    def select(self, prs):
         with tempfile.TemporaryDirectory() as tmp:
             write(tmp, "test_behaviour_x.py", self.MODULE)
-            selected, left_out = test.selection(tmp, change.FIX)
-            flag_selected, flag_left_out = test.selection(tmp, change.FLAG)
-        needing_feature = {
-            "test_behaviour_x.ContainsTest.test_through_helper": "uses from_value",
-            "test_behaviour_x.ContainsTest.test_by_name": "uses from_name",
-            "test_behaviour_x.ContainsTest.test_backport": "uses backport_only",
-            "test_behaviour_x.MixedTest.test_plain": "uses from_value",
-        }
+            return test.selection(tmp, prs)
+
+    def test_selection_follows_what_each_test_reaches(self):
+        selected, left_out = self.select(change.FIX)
         self.assertEqual(selected, ["test_behaviour_x.ContainsTest.test_in"])
-        self.assertEqual(left_out, dict(needing_feature, **{
-            "test_behaviour_x.FlagTest.test_no_pseudo_member": "uses needs_flag_pr"}))
-        self.assertEqual(flag_selected, ["test_behaviour_x.ContainsTest.test_in",
-                                         "test_behaviour_x.FlagTest.test_no_pseudo_member"])
-        self.assertEqual(flag_left_out, needing_feature)
+        self.assertEqual(left_out, dict(self.FEATURE, **self.BACKPORT_ONLY, **self.BACKPORTS,
+                                        **self.FLAG))
+        # the unhashable PR alone is not a set any run proves, but the mark
+        # needs both bug fixes
+        self.assertEqual(self.select(change.PRS[:2]), (selected, left_out))
+
+    def test_the_backports_run_the_tests_marked_for_them(self):
+        selected, left_out = self.select(change.BACKPORTS)
+        self.assertEqual(selected, ["test_behaviour_x.ContainsTest.test_in",
+                                    "test_behaviour_x.BackportsTest.test_unhashable_value"])
+        self.assertEqual(left_out, dict(self.FEATURE, **self.BACKPORT_ONLY, **self.FLAG))
+
+    def test_the_feature_runs_from_value_but_not_the_flag_prs_tests(self):
+        selected, left_out = self.select(change.FEATURE)
+        self.assertEqual(sorted(selected), sorted(
+            ["test_behaviour_x.ContainsTest.test_in"] + list(self.FEATURE)
+            + list(self.BACKPORTS)))
+        self.assertEqual(left_out, dict(self.BACKPORT_ONLY, **self.FLAG))
+
+    def test_with_all_five_only_the_backports_own_tests_are_left_out(self):
+        selected, left_out = self.select(change.ALL)
+        self.assertEqual(left_out, self.BACKPORT_ONLY)
+        self.assertEqual(len(selected), 6)
 
     def test_the_repositorys_selection_has_tests_of_in(self):
         selected, left_out = test.selection(REPO / "tests", change.FIX)
@@ -1690,10 +2070,21 @@ class FlagTest(unittest.TestCase):
         self.assertFalse([t for t in selected if "from_value" in t or "from_name" in t])
         self.assertTrue(left_out)
         self.assertTrue([t for t, why in left_out.items() if "needs_flag_pr" in why], left_out)
-        flag_selected, flag_left_out = test.selection(REPO / "tests", change.FLAG)
-        self.assertFalse([why for why in flag_left_out.values() if "needs_flag_pr" in why])
-        self.assertEqual(sorted(flag_selected), sorted(
-            selected + [t for t, why in left_out.items() if why == "uses needs_flag_pr"]))
+        marked = [t for t, why in left_out.items() if why == "uses needs_backports"]
+        self.assertTrue(marked, left_out)
+        backports_selected, backports_left_out = test.selection(REPO / "tests",
+                                                                change.BACKPORTS)
+        self.assertFalse([why for why in backports_left_out.values()
+                          if "needs_backports" in why])
+        self.assertEqual(sorted(backports_selected), sorted(selected + marked))
+        feature_selected, feature_left_out = test.selection(REPO / "tests", change.FEATURE)
+        self.assertFalse([why for why in feature_left_out.values()
+                          if "needs_backports" in why or "from_" in why])
+        self.assertTrue([t for t, why in feature_left_out.items() if "needs_flag_pr" in why])
+        self.assertEqual(sorted(feature_selected), sorted(
+            backports_selected + [t for t, why in backports_left_out.items()
+                                  if why in ("uses from_value", "uses from_name",
+                                             "uses from_name, from_value")]))
 
     def test_no_feature_runner_runs_the_selection_without_the_backport(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -1711,6 +2102,99 @@ class FlagTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout)
         self.assertIn("a stand-in where enum has no from_value", proc.stdout)
         self.assertIn("Ran 2 tests", proc.stdout)
+
+
+class FakeInterpreter:
+    """An interpreter whose runs are recorded, not made: what `prove` asks of it."""
+
+    def __init__(self, label, enum_py, feature, runs):
+        self.label, self.enum_py, self.feature, self.runs = label, enum_py, feature, runs
+
+    def capture(self, args, cwd=None):
+        if test.PROBE_ENUM in args:
+            digest = hashlib.sha256(Path(self.enum_py).read_bytes()).hexdigest()
+            said = "%s\n%s\n%s\n" % (self.feature, self.enum_py, digest)
+        else:
+            said = "True\n"  # enum_backport is not importable
+        return subprocess.CompletedProcess(args, 0, said, "")
+
+    def live(self, args, cwd=None, out=None):
+        self.runs.append((self.label, list(args)))
+        return 0
+
+    def venv(self, host_dir, packages, out=None):
+        self.runs.append((self.label, ["venv"] + list(packages)))
+        return FakeInterpreter(self.label + " (venv)", self.enum_py, self.feature, self.runs)
+
+
+class ProveTests(unittest.TestCase):
+    """What `prove` runs for each PR set, on an interpreter that records its runs."""
+
+    def prove(self, prs):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "tests/test_behaviour_x.py", SelectionTests.MODULE)
+            enum_py = write(tmp, "enum.py", "# patched\n")
+            runs = []
+            interp = FakeInterpreter("fake", enum_py, "feature" in prs, runs)
+            out = io.StringIO()
+            test.prove(interp, enum_py, tmp, Path(tmp) / "venv", out=out, prs=prs)
+        # the behaviour tests' run (not the stdlib suites', -m test, nor the venv's making)
+        behaviour = [args for label, args in runs if label == "fake" and args[:2] == ["-s", "-c"]]
+        self.assertEqual(len([args for label, args in runs if args[:3] == ["-s", "-m", "test"]]),
+                         1)
+        return runs, behaviour, out.getvalue()
+
+    def test_the_fix_leaves_out_the_backports_tests(self):
+        runs, behaviour, said = self.prove(change.FIX)
+        self.assertEqual(behaviour, [["-s", "-c", test.NO_FEATURE_RUNNER,
+                                      "test_behaviour_x.ContainsTest.test_in"]])
+        self.assertIn("left out: test_behaviour_x.BackportsTest.test_unhashable_value "
+                      "(uses needs_backports)", said)
+        self.assertIn("with fix: 1 tests that need no other PR; 6 left out", said)
+        self.assertNotIn(("fake", ["venv", "hypothesis"]), runs)
+        self.assertIn("the property, bad-input and thread tests are left out", said)
+
+    def test_the_backports_run_them(self):
+        runs, behaviour, said = self.prove(change.BACKPORTS)
+        self.assertEqual(behaviour, [["-s", "-c", test.NO_FEATURE_RUNNER,
+                                      "test_behaviour_x.ContainsTest.test_in",
+                                      "test_behaviour_x.BackportsTest.test_unhashable_value"]])
+        self.assertNotIn("needs_backports", said)
+        self.assertIn("left out: test_behaviour_x.FlagTest.test_no_pseudo_member "
+                      "(uses needs_flag_pr)", said)
+        self.assertNotIn(("fake", ["venv", "hypothesis"]), runs)
+
+    def test_the_feature_without_the_flag_pr_runs_a_selection_with_from_value(self):
+        runs, behaviour, said = self.prove(change.FEATURE)
+        self.assertEqual(len(behaviour), 1)
+        self.assertEqual(behaviour[0][:3], ["-s", "-c", test.SELECTED_RUNNER])
+        self.assertEqual(sorted(behaviour[0][3:]), sorted(
+            ["test_behaviour_x.ContainsTest.test_in"] + list(SelectionTests.FEATURE)
+            + list(SelectionTests.BACKPORTS)))
+        self.assertIn("left out: test_behaviour_x.FlagTest.test_no_pseudo_member", said)
+        # with the feature, the property, bad-input and thread tests run from the venv
+        self.assertIn(("fake", ["venv", "hypothesis"]), runs)
+        self.assertIn(("fake (venv)", ["-c", test.UNITTEST] + test.NATIVE_TESTS), runs)
+
+    def test_all_five_run_every_behaviour_test(self):
+        runs, behaviour, said = self.prove(change.ALL)
+        self.assertEqual(behaviour, [["-s", "-c", test.UNITTEST, "discover", "-s", "tests",
+                                      "-p", "test_behaviour*.py"]])
+        self.assertNotIn("  left out: ", said)
+        self.assertIn("behaviour tests on fake, natively\n", said)
+        self.assertIn(("fake (venv)", ["-c", test.UNITTEST] + test.NATIVE_TESTS), runs)
+
+    def test_an_interpreter_whose_enum_disagrees_with_the_pr_set_is_refused(self):
+        # from_value present without the feature (or absent with it): not the file made
+        for prs in (change.BACKPORTS, change.FEATURE):
+            with self.subTest(prs=prs), tempfile.TemporaryDirectory() as tmp:
+                enum_py = write(tmp, "enum.py", "# patched\n")
+                interp = FakeInterpreter("fake", enum_py, "feature" not in prs, [])
+                with self.assertRaises(ToolError) as caught:
+                    test.prove(interp, enum_py, tmp, Path(tmp) / "venv", out=io.StringIO(),
+                               prs=prs)
+                self.assertIn("does not run the enum.py patched with " + change.label(prs),
+                              str(caught.exception))
 
 
 class PruneTests(unittest.TestCase):
@@ -1824,6 +2308,72 @@ class CommandLineTests(unittest.TestCase):
         for command in ("fetch", "apply", "build", "carry", "test", "docs", "patch",
                         "versions", "all"):
             self.assertIn(command, text)
+
+    def parse(self, *argv):
+        """make_parser().parse_args(ARGV), or what argparse printed (help, a usage error)."""
+        said, saved = io.StringIO(), (sys.stdout, sys.stderr)
+        sys.stdout = sys.stderr = said
+        try:
+            return cpython_change.make_parser().parse_args(list(argv))
+        except SystemExit:
+            return said.getvalue()
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    def test_each_pr_has_its_issue_option(self):
+        for command in ("apply", "patch"):
+            with self.subTest(command):
+                extra = ["--tree", "t"] if command == "apply" else []
+                args = self.parse(command, *extra + [
+                    a for pr in change.PRS for a in ("--%s-issue" % pr, str(ISSUES[pr]))])
+                self.assertEqual({pr: getattr(args, "%s_issue" % pr) for pr in change.PRS},
+                                 ISSUES)
+        help_text = self.parse("patch", "--help")
+        for pr in change.PRS:
+            self.assertIn("--%s-issue N" % pr, help_text)
+
+    def test_apply_goes_up_to_any_pr_or_the_backports(self):
+        self.assertEqual(self.parse("apply", "--tree", "t").up_to, "flag")
+        self.assertTrue(self.parse("apply", "--tree", "t", "--backports-only").backports_only)
+        for pr in change.PRS:
+            self.assertEqual(self.parse("apply", "--tree", "t", "--up-to", pr).up_to, pr)
+        self.assertIn("invalid choice: 'both'", self.parse("apply", "--tree", "t",
+                                                           "--up-to", "both"))
+        self.assertIn("unrecognized arguments: --fix-only",
+                      self.parse("apply", "--tree", "t", "--fix-only"))
+
+    def test_build_names_each_pr_set(self):
+        self.assertEqual(cpython_change.BUILDS, {
+            "fix": change.FIX, "backports": change.BACKPORTS, "feature": change.FEATURE,
+            "patched": change.ALL})
+        self.assertIn("unrecognized arguments: --flag", self.parse("build", "--flag"))
+        built = []
+
+        def build_of(run, kind, freethreaded=False):
+            built.append(kind)
+            return "/built/" + kind
+
+        for argv, kinds in ((["--backports", "--feature"], ["backports", "feature"]),
+                            ([], ["stock", "fix", "backports", "feature", "patched"])):
+            with self.subTest(argv=argv), tempfile.TemporaryDirectory() as tmp:
+                del built[:]
+                out, saved = io.StringIO(), sys.stdout
+                sys.stdout = out
+                try:
+                    with mock.patch.object(cpython_change, "build_of", build_of), \
+                            mock.patch.object(base.SourceBase, "describe", lambda s, p: p):
+                        code = cpython_change.main(["build", "--cache", tmp] + argv)
+                finally:
+                    sys.stdout = saved
+                self.assertEqual(code, 0)
+                self.assertEqual(built, kinds)
+                self.assertEqual(out.getvalue().split(), ["/built/" + k for k in kinds])
+
+    def test_each_base_is_proven_with_four_pr_sets_and_the_series_made_from_five(self):
+        self.assertEqual(cpython_change.ENUMS, (change.FIX, change.BACKPORTS, change.FEATURE,
+                                                change.ALL))
+        self.assertEqual(cpython_change.PREFIXES, PREFIXES)
+        self.assertEqual(len(PREFIXES), 5)
 
     def test_apply_to_a_missing_tree_is_a_clear_error(self):
         err = io.StringIO()

@@ -35,7 +35,7 @@ SECTION = 'Library'
 NEXT_NAME = re.compile(
     r'\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}'
     r'\.gh-issue-(?P<issue>[1-9]\d*)'
-    r'\.(?P<nonce>fix|flag|feature)\.rst'
+    r'\.(?P<nonce>fix|unhashable|missing|feature|flag)\.rst'
 )
 
 

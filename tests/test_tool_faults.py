@@ -40,7 +40,8 @@ from cpython import base, build, patch, util  # noqa: E402
 from cpython.util import ToolError, locked, sha256_file  # noqa: E402
 
 AUTHOR = 'Ada Lovelace <ada@lovelace.dev>'
-ISSUES = ['--fix-issue', '140001', '--flag-issue', '140002', '--feature-issue', '140003']
+ISSUES = ['--fix-issue', '140001', '--unhashable-issue', '140002', '--missing-issue', '140003',
+          '--feature-issue', '140004', '--flag-issue', '140005']
 
 
 def executable(path, text):
@@ -350,7 +351,7 @@ class CacheLocationTests(Scratch):
         import test_cpython_change_tool as tool_tests
 
         # The tool tests' own series fixture, run with --cache's directory.
-        fixture = tool_tests.SeriesTests('test_three_patches_and_the_texts_with_every_field_filled')
+        fixture = tool_tests.SeriesTests('test_five_patches_and_the_texts_with_every_field_filled')
         fixture.setUp()
         self.addCleanup(fixture.doCleanups)
         asked = []

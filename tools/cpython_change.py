@@ -300,8 +300,8 @@ def make_series(run, issues, author, output, proof_only):
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(apply.patched(run.source.read([path])[path], items))
                     merged[label][path] = target
-            say("Lib/ against %s (no newer base asked for): 0001 is not tried on 3.14 "
-                "and 3.15" % run.source.version)
+            say("Lib/ against %s (no newer base asked for): the backports are not "
+                "tried on 3.14 and 3.15" % run.source.version)
             return patch.write_series(run.change_dir, run.source, lib_base, merged, output,
                                       issues, author, fields, newer, proof_only=proof_only)
     newer = run.pick(None)

@@ -238,8 +238,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
             say("  %s %s against %s%s (blob %s)" % (number, path, origin,
                                                    "".join(" + " + e for e in earlier),
                                                    blob[:12]))
-    say("%s %s: git am onto its base reproduces the change; git am -3 of 0001 onto "
-        "pristine %s merges it"
+    say("%s %s: git am onto its base reproduces the change; git am -3 of the backports "
+        "onto pristine %s merges them"
         % ("made (proof only, in a scratch directory)" if proof_only else "wrote",
            ", ".join(p.name for p in written), source.version))
     return written
