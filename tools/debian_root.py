@@ -15,8 +15,14 @@ file})`), which is how a patched enum.py replaces the root's own for one
 run without touching the shared root.
 
     python3 tools/debian_root.py ensure        # make the root unless cached
+    python3 tools/debian_root.py ensure --mirror URL   # from a mirror of your choice
     python3 tools/debian_root.py versions      # exact versions it serves
     python3 tools/debian_root.py run -- python3.15 -VV
+
+The mirror is --mirror's or $ENUM_FROM_VALUE_MIRROR's, else the one this
+machine's apt sources name, else debootstrap's own default.  A signal that
+stops this tool stops debootstrap and what it started; a debootstrap that
+outlives a SIGKILL'd run keeps the root's lock, so no rerun works beside it.
 
 Unstable moves: the root is reused while it is younger than
 `MAX_AGE_DAYS`, then made afresh, and whatever patch release it then serves
