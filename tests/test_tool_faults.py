@@ -4,15 +4,20 @@ Each test meets tools/cpython_change.py, tools/debian_root.py or their
 helpers with one fault a user on a shared machine meets: an output
 directory holding someone else's files, a Debian root whose debootstrap was
 killed with its /proc still mounted, a cached tarball cut short, a cache
-that cannot be a directory, a lock held by another run, a full disk, a
-SIGTERM.  Where the real program is too slow or needs the machine's root
+that cannot be a directory or cannot be written, a lock held by another
+run, a full disk, a SIGTERM (and what the stopped run started), two
+fetches at once, an argument that names nothing.  Where the real program is too slow or needs the machine's root
 (debootstrap, umount, tar on a full disk), a stand-in first on PATH plays
 it, as tests/test_host_apt.py does for apt-get.
 """
 
+import builtins
+import contextlib
+import errno
 import io
 import lzma
 import os
+import pathlib
 import signal
 import stat
 import subprocess
@@ -36,10 +41,13 @@ sys.path.insert(0, str(TOOLS))
 
 import cpython_change  # noqa: E402
 import debian_root  # noqa: E402
-from cpython import base, build, patch, util  # noqa: E402
+import host_apt  # noqa: E402
+from cpython import base, build, obtain, patch, util  # noqa: E402
 from cpython.util import ToolError, locked, sha256_file  # noqa: E402
 
 AUTHOR = 'Ada Lovelace <ada@lovelace.dev>'
+# typeshed's patch as made for real (the series fixture puts a stand-in there)
+WRITE_PATCH = patch.typeshed.write_patch
 ISSUES = ['--fix-issue', '140001', '--unhashable-issue', '140002', '--missing-issue', '140003',
           '--feature-issue', '140004', '--flag-issue', '140005']
 
@@ -178,7 +186,8 @@ class PatchOutputTests(Scratch):
 FAKE_DEBOOTSTRAP = textwrap.dedent('''\
     #!{python}
     import os, sys
-    target = sys.argv[-2]
+    # debootstrap [OPTION...] SUITE TARGET [MIRROR]
+    target = [a for a in sys.argv[1:] if not a.startswith('-')][1]
     mounts = open({mountinfo!r}).read().split()
     for n in range(15):
         print('I: Extracting package-%d...' % n)
@@ -601,6 +610,460 @@ class SignalTests(Scratch):
                 self.assertEqual(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
         with self.assertRaises(util.Stopped):
             util.stop(signal.SIGTERM, None)  # outside held(): at once
+
+
+# 6. A signal stops what a run started; a rerun never works where a live run does.
+
+# A debootstrap that unpacks slowly: it records its pid and its child's
+# (the tar that unpacks) in PIDS, then waits for the child.  With QUICK
+# present it makes a small root at once instead.
+SLOW_DEBOOTSTRAP = textwrap.dedent('''\
+    #!{python}
+    import os, subprocess, sys
+    target = [a for a in sys.argv[1:] if not a.startswith('-')][1]
+    if os.path.exists({quick!r}):
+        os.makedirs(os.path.join(target, 'usr', 'bin'))
+        sys.exit(0)
+    os.makedirs(os.path.join(target, 'debootstrap'))
+    child = subprocess.Popen(['sleep', '300'])
+    with open({pids!r}, 'a') as pids:
+        pids.write('%d %d\\n' % (os.getpid(), child.pid))
+    sys.exit(child.wait())
+    ''')
+# tools/debian_root.py ensure, as root would run it, with the stand-in.
+ROOT_RUN = textwrap.dedent('''\
+    import sys
+    sys.path.insert(0, {tools!r})
+    import debian_root
+    debian_root.os.geteuid = lambda: 0
+    debian_root.HOST_SOURCES = ()
+    sys.exit(debian_root.main(['ensure']))
+    ''')
+# `build --stock` of a tarball whose make compiles slowly: make records its
+# pid and its compiler's in PIDS, then waits for it.
+SLOW_MAKE = textwrap.dedent('''\
+    #!/bin/sh
+    sleep 300 &
+    echo $$ $! >> {pids}
+    wait
+    ''')
+BUILD_RUN = textwrap.dedent('''\
+    import sys
+    sys.path.insert(0, {tools!r})
+    import cpython_change
+    from cpython import base
+    base.SourceBase.TARBALL_SHA256 = {sha!r}
+    sys.exit(cpython_change.main(['build', '--stock', '--cache', {cache!r}]))
+    ''')
+
+
+def alive(pid):
+    """Whether PID runs (a zombie left for a reaper does not)."""
+    try:
+        with open('/proc/%d/stat' % pid) as stat:
+            return stat.read().rsplit(')', 1)[-1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+class StoppedWorkTests(Scratch):
+
+    def setUp(self):
+        super().setUp()
+        self.bin_dir = self.fake_path()
+        self.pids = self.tmp / 'pids'
+        self.quick = self.tmp / 'quick'
+        self.addCleanup(self.kill_recorded)
+
+    def kill_recorded(self):
+        """Kill what the stand-ins started that is still running (by the pids they wrote)."""
+        for pid in self.recorded():
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+    def recorded(self):
+        text = self.pids.read_text() if self.pids.exists() else ''
+        return [int(p) for p in text.split()]
+
+    def started(self, script, **fill):
+        """Run SCRIPT until the stand-in has written its pids; return the Popen."""
+        tool = subprocess.Popen([sys.executable, '-c', script.format(tools=str(TOOLS), **fill)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                universal_newlines=True,
+                                env=dict(os.environ, ENUM_FROM_VALUE_CACHE=str(self.cache)))
+        self.addCleanup(tool.wait)
+        self.addCleanup(tool.kill)
+        deadline = time.monotonic() + 60
+        while not self.recorded() and tool.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(len(self.recorded()), 2, tool.poll() is not None and tool.communicate())
+        return tool
+
+    def assert_all_ended(self, within=20):
+        deadline = time.monotonic() + within
+        while any(map(alive, self.recorded())) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertEqual([p for p in self.recorded() if alive(p)], [],
+                         'still running after the tool was stopped')
+
+    def slow_debootstrap(self):
+        executable(self.bin_dir / 'debootstrap', SLOW_DEBOOTSTRAP.format(
+            python=sys.executable, quick=str(self.quick), pids=str(self.pids)))
+
+    def test_sigterm_to_the_root_tool_stops_debootstrap_and_what_it_started(self):
+        self.slow_debootstrap()
+        tool = self.started(ROOT_RUN)
+        tool.send_signal(signal.SIGTERM)
+        _, err = tool.communicate(timeout=60)
+        self.assert_all_ended()
+        self.assertEqual(tool.returncode, 128 + signal.SIGTERM, err)
+        self.assertIn('stopped by SIGTERM', err)
+        self.assertNotIn('Traceback', err)
+
+    def test_sigterm_during_make_stops_its_compilers_too(self):
+        executable(self.bin_dir / 'make', SLOW_MAKE.format(pids=self.pids))
+        tarball = release_like_tarball(base.SourceBase(self.cache).tarball,
+                                       {'configure': '#!/bin/sh\nexit 0\n'})
+        tool = self.started(BUILD_RUN, sha=sha256_file(tarball), cache=str(self.cache))
+        tool.send_signal(signal.SIGTERM)
+        _, err = tool.communicate(timeout=60)
+        self.assert_all_ended()
+        self.assertEqual(tool.returncode, 128 + signal.SIGTERM, err)
+
+    def test_a_rerun_waits_for_a_debootstrap_that_outlived_its_killed_run(self):
+        self.slow_debootstrap()
+        tool = self.started(ROOT_RUN)
+        tool.kill()  # SIGKILL: nothing of the tool's own can stop debootstrap
+        tool.communicate(timeout=60)
+        orphan = self.recorded()
+        self.assertTrue(alive(orphan[0]))
+        said, result = [], []
+        patchers = [mock.patch.object(debian_root.os, 'geteuid', lambda: 0),
+                    mock.patch.object(debian_root, 'HOST_SOURCES', ()),
+                    mock.patch.object(debian_root, 'say', said.append)]
+        for patcher in patchers:
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        rerun = threading.Thread(target=lambda: result.append(debian_root.ensure(self.cache)))
+        rerun.start()
+        self.addCleanup(rerun.join, 60)
+        self.addCleanup(self.kill_recorded)
+        deadline = time.monotonic() + 10
+        while not said and rerun.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        # It waits for the live run's lock: no second debootstrap, nothing
+        # of the live one's unmounted or deleted.
+        self.assertIn('waiting for the lock', ' '.join(said))
+        self.assertIn('held by process %d (' % orphan[0], ' '.join(said))
+        self.assertEqual(self.recorded(), orphan)
+        self.assertTrue(debian_root.root_dir(self.cache).with_name(
+            debian_root.root_dir(self.cache).name + '.new').is_dir())
+        self.quick.write_text('')
+        self.kill_recorded()
+        rerun.join(60)
+        self.assertEqual(result, [debian_root.root_dir(self.cache)])
+        self.assertEqual(self.recorded(), orphan)
+
+
+# 7. Two fetches at once take turns; each writes a file of its own.
+
+class ConcurrentFetchTests(Scratch):
+
+    def test_two_fetches_at_once_both_end_with_the_whole_tarball(self):
+        good = release_like_tarball(self.tmp / 'good.tar.xz',
+                                    {'Lib/enum.py': os.urandom(100000)})
+        copy = obtain.shutil.copyfile
+
+        def slow_copy(*args, **kwargs):
+            copy(*args, **kwargs)
+            time.sleep(0.5)  # a big file on a slow disk: the other fetch starts meanwhile
+
+        failures, together = [], threading.Barrier(2, timeout=10)
+
+        def fetch():
+            together.wait()
+            try:
+                obtain.tarball(self.cache, good)
+            except BaseException as error:  # what the thread would have ended with
+                failures.append(repr(error))
+
+        with mock.patch.object(base.SourceBase, 'TARBALL_SHA256', sha256_file(good)), \
+                mock.patch.object(obtain.shutil, 'copyfile', slow_copy), \
+                redirect_stdout(io.StringIO()):
+            threads = [threading.Thread(target=fetch) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+        self.assertEqual(failures, [])
+        dest = base.SourceBase(self.cache).tarball
+        self.assertEqual(dest.read_bytes(), good.read_bytes())
+        self.assertEqual([p.name for p in dest.parent.iterdir()], [dest.name])
+
+
+# 8. An unwritable cache, an output under a file, a bad argument: one line, before any work.
+
+@contextlib.contextmanager
+def refusing(top, number, stat_too=False):
+    """TOP behaves as on a read-only file system (EROFS) or as another's directory (EACCES).
+
+    Under it nothing can be made or opened for writing; with STAT_TOO
+    nothing can even be looked at (a directory under /root, seen by nobody).
+    """
+    top = os.path.abspath(str(top))
+    real_mkdir, real_os_open, real_open, real_stat = os.mkdir, os.open, io.open, os.stat
+
+    def under(path):
+        try:
+            path = os.path.abspath(os.fsdecode(path))
+        except TypeError:
+            return False  # a file descriptor
+        return path == top or path.startswith(top + os.sep)
+
+    def refuse(path):
+        raise OSError(number, os.strerror(number), str(path))
+
+    def mkdir(path, *args, **kwargs):
+        if under(path):
+            if not stat_too and os.path.isdir(path):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+            refuse(path)
+        return real_mkdir(path, *args, **kwargs)
+
+    def os_open(path, flags, *args, **kwargs):
+        if under(path) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            refuse(path)
+        return real_os_open(path, flags, *args, **kwargs)
+
+    def open_(path, mode='r', *args, **kwargs):
+        if under(path) and set(mode) & set('wax+'):
+            refuse(path)
+        return real_open(path, mode, *args, **kwargs)
+
+    def stat(path, *args, **kwargs):
+        if stat_too and under(path) and os.path.abspath(os.fsdecode(path)) != top:
+            refuse(path)
+        return real_stat(path, *args, **kwargs)
+
+    fakes = {os.mkdir: mkdir, os.open: os_open, io.open: open_, os.stat: stat}
+    with contextlib.ExitStack() as stack:
+        for module in (os, io, builtins):
+            for name in ('mkdir', 'open', 'stat'):
+                if getattr(module, name, None) in fakes:
+                    stack.enter_context(mock.patch.object(module, name,
+                                                          fakes[getattr(module, name)]))
+        # pathlib before 3.11 calls them through an accessor of its own
+        accessor = getattr(pathlib, '_NormalAccessor', None)
+        for name in ('mkdir', 'open', 'stat'):
+            if getattr(accessor, name, None) in fakes:
+                stack.enter_context(mock.patch.object(
+                    accessor, name, staticmethod(fakes[getattr(accessor, name)])))
+        yield
+
+
+class UnwritableCacheTests(Scratch):
+
+    def assert_told(self, argv, directory):
+        said = self.one_line_error(argv)
+        self.assertIn(str(directory), said)
+        self.assertIn('give one you can write', said)
+        return said
+
+    def test_a_cache_on_a_read_only_file_system(self):
+        tarball = release_like_tarball(base.SourceBase(self.cache).tarball, {'README': 'x\n'})
+        with mock.patch.object(base.SourceBase, 'TARBALL_SHA256', sha256_file(tarball)), \
+                refusing(self.cache, errno.EROFS):
+            for argv in (['fetch'], ['build', '--stock']):
+                with self.subTest(argv[0]):
+                    said = self.assert_told(argv + ['--cache', str(self.cache)], self.cache)
+                    self.assertIn('Read-only file system', said)
+
+    def test_a_cache_directory_of_someone_elses(self):
+        self.cache.mkdir()
+        with refusing(self.cache, errno.EACCES):
+            for argv in (['fetch'], ['build', '--stock']):
+                with self.subTest(argv[0]):
+                    said = self.assert_told(argv + ['--cache', str(self.cache)], self.cache)
+                    self.assertIn('Permission denied', said)
+
+    def test_a_cache_under_a_directory_it_may_not_look_into(self):
+        closed = self.tmp / 'root-only'
+        closed.mkdir()
+        cache = closed / 'cache'
+        with refusing(closed, errno.EACCES, stat_too=True):
+            for argv in (['fetch'], ['build', '--stock'],
+                         ['patch', '--lib-base', '3.13.5', '--author', AUTHOR,
+                          '--output', str(self.tmp / 'series')] + ISSUES):
+                with self.subTest(argv[0]):
+                    self.assert_told(argv + ['--cache', str(cache)], cache)
+
+
+class EarlyChecksTests(Scratch):
+
+    def test_an_output_under_a_file_is_refused_before_any_work(self):
+        a_file = self.tmp / 'a-file'
+        a_file.write_text('x\n')
+        for output, blocker in ((a_file / 'series', a_file), (Path('/proc/version/x'),
+                                                             Path('/proc/version'))):
+            with self.subTest(str(output)), \
+                    mock.patch.object(cpython_change, 'make_series') as work:
+                said = self.one_line_error(['patch', '--cache', str(self.cache),
+                                            '--lib-base', '3.13.5', '--author', AUTHOR,
+                                            '--output', str(output)] + ISSUES)
+                self.assertIn('%s is a file' % blocker, said)
+                work.assert_not_called()
+
+    def test_an_unknown_base_is_refused_before_the_debian_root_is_made(self):
+        for argv in (['patch', '--lib-base', '9.9', '--author', AUTHOR,
+                      '--output', str(self.tmp / 'series')] + ISSUES,
+                     ['test', '--base', '9.9'], ['carry', '--base', '9.9']):
+            with self.subTest(argv[0]), \
+                    mock.patch.object(debian_root, 'ensure',
+                                      side_effect=AssertionError('made the root')) as ensure:
+                said = self.one_line_error(argv + ['--cache', str(self.cache)])
+                self.assertIn('no such base', said)
+                self.assertIn('9.9', said)
+                ensure.assert_not_called()
+
+    def test_versions_says_that_it_makes_the_root_and_how_long_that_takes(self):
+        # On stderr, before debootstrap starts: `versions > file` is not silent.
+        executable(self.fake_path() / 'debootstrap', '#!/bin/sh\necho "E: no network"\nexit 1\n')
+        err, out = io.StringIO(), io.StringIO()
+        with mock.patch.object(debian_root.os, 'geteuid', lambda: 0), \
+                mock.patch.object(debian_root, 'HOST_SOURCES', ()), \
+                redirect_stderr(err), redirect_stdout(out):
+            self.assertEqual(debian_root.main(['versions']), 2)
+        said = err.getvalue()
+        self.assertIn('making it now with debootstrap', said)
+        self.assertIn('this takes %s' % debian_root.MAKING_TAKES, said)
+        self.assertLess(said.index('making it now'), said.index('debootstrap failed'))
+        self.assertEqual(out.getvalue(), '')
+
+    def test_jobs_must_be_a_positive_integer(self):
+        for jobs in ('0', '-3', 'two'):
+            with self.subTest(jobs), mock.patch.object(cpython_change.build, 'stock') as work:
+                err = io.StringIO()
+                with redirect_stderr(err), redirect_stdout(io.StringIO()), \
+                        self.assertRaises(SystemExit) as caught:
+                    cpython_change.main(['build', '--stock', '--jobs', jobs,
+                                         '--cache', str(self.cache)])
+                self.assertEqual(caught.exception.code, 2)
+                self.assertIn('must be a positive integer', err.getvalue())
+                work.assert_not_called()
+
+
+# 9. No mirror host in the repository: the host's, the user's, or debootstrap's choice.
+
+RECORDING_DEBOOTSTRAP = textwrap.dedent('''\
+    #!{python}
+    import json, os, sys
+    with open({calls!r}, 'a') as calls:
+        calls.write(json.dumps(sys.argv[1:]) + '\\n')
+    target = [a for a in sys.argv[1:] if not a.startswith('-')][1]
+    os.makedirs(os.path.join(target, 'usr', 'bin'))
+    ''')
+
+
+class MirrorTests(Scratch):
+
+    def setUp(self):
+        super().setUp()
+        self.calls = self.tmp / 'calls'
+        executable(self.fake_path() / 'debootstrap', RECORDING_DEBOOTSTRAP.format(
+            python=sys.executable, calls=str(self.calls)))
+        environ = {k: v for k, v in os.environ.items() if k != 'ENUM_FROM_VALUE_MIRROR'}
+        for patcher in (mock.patch.object(debian_root.os, 'geteuid', lambda: 0),
+                        mock.patch.object(debian_root, 'say', lambda message: None),
+                        mock.patch.dict(os.environ, environ, clear=True)):
+            patcher.start()
+            self.addCleanup(patcher.stop)
+
+    def positional(self):
+        import json
+        argv = json.loads(self.calls.read_text().splitlines()[-1])
+        return [a for a in argv if not a.startswith('-')]
+
+    def test_no_host_mirror_leaves_the_choice_to_debootstrap(self):
+        with mock.patch.object(debian_root, 'HOST_SOURCES', ()):
+            debian_root.ensure(self.cache)
+        self.assertEqual(self.positional(), ['sid', str(debian_root.root_dir(self.cache))
+                                             + '.new'])
+
+    def test_the_hosts_mirror_else_the_users(self):
+        sources = self.tmp / 'debian.sources'
+        sources.write_text('Types: deb\nURIs: http://mirror.example/debian\nSuites: x\n')
+        with mock.patch.object(debian_root, 'HOST_SOURCES', (str(sources),)):
+            debian_root.ensure(self.cache)
+            self.assertEqual(self.positional()[-1], 'http://mirror.example/debian')
+            with mock.patch.dict(os.environ, ENUM_FROM_VALUE_MIRROR='http://users.example/d'):
+                debian_root.ensure(self.cache, refresh=True)
+            self.assertEqual(self.positional()[-1], 'http://users.example/d')
+            with redirect_stdout(io.StringIO()):
+                debian_root.main(['ensure', '--refresh', '--mirror', 'http://flag.example/d'])
+            self.assertEqual(self.positional()[-1], 'http://flag.example/d')
+
+    def test_the_deb_src_entry_without_a_host_mirror_asks_for_one(self):
+        apt = self.tmp / 'apt'
+        (apt / 'sources.list.d').mkdir(parents=True)
+        with self.assertRaises(ToolError) as caught:
+            obtain.ensure_deb_src(apt)
+        self.assertIn('ENUM_FROM_VALUE_MIRROR=URL', str(caught.exception))
+        with mock.patch.dict(os.environ, ENUM_FROM_VALUE_MIRROR='http://users.example/d'), \
+                redirect_stdout(io.StringIO()):
+            self.assertIn('URIs: http://users.example/d\n',
+                          obtain.ensure_deb_src(apt).read_text())
+
+    def test_no_mirror_host_is_written_into_the_repository(self):
+        host = 'deb.' + 'debian' + '.org'  # (not written whole here either)
+        found = subprocess.run(['git', 'grep', '-l', '-F', host, '--', '.'], cwd=str(REPO),
+                               stdout=subprocess.PIPE, universal_newlines=True)
+        if found.returncode > 1:
+            self.skipTest('not a git checkout')
+        self.assertEqual(found.stdout.split(), [])
+
+
+# 10. Messages name what a user looks for.
+
+class MessageTests(Scratch):
+
+    def test_the_lock_holders_command_line_keeps_its_cache(self):
+        path = self.tmp / '.stock-x.lock'
+        cache = '/somewhere/the-other-runs-cache'
+        script = self.tmp / 'lock-holder-mark.py'
+        script.write_text(HOLDER)
+        holder = subprocess.Popen([sys.executable, str(script), str(path), str(path),
+                                   '--jobs', '2', '--padding', 'x' * 120, '--cache', cache],
+                                  stdout=subprocess.PIPE, universal_newlines=True)
+        self.addCleanup(holder.stdout.close)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.kill)
+        self.assertEqual(holder.stdout.readline(), 'held\n')
+        with open(str(path), 'a') as handle:
+            said = host_apt.lock_holder(handle)
+        self.assertIn('process %d (' % holder.pid, said)
+        self.assertIn('--cache %s)' % cache, said)
+
+    def test_patch_names_the_typeshed_patch_where_it_ends_up(self):
+        import test_cpython_change_tool as tool_tests
+        from test_typing import SMALL_STUB
+
+        fixture = tool_tests.SeriesTests('test_five_patches_and_the_texts_with_every_field_filled')
+        fixture.setUp()
+        self.addCleanup(fixture.doCleanups)
+        stubs = self.tmp / 'typeshed'
+        (stubs / 'stdlib').mkdir(parents=True)
+        (stubs / 'stdlib' / 'enum.pyi').write_text(SMALL_STUB)
+        out = io.StringIO()
+        with mock.patch.object(patch.typeshed, 'write_patch', WRITE_PATCH), \
+                mock.patch.object(patch.typeshed, 'obtain', lambda cache, mypy: stubs), \
+                redirect_stdout(out):
+            fixture.series()
+        lines = [line for line in out.getvalue().splitlines() if "typeshed's" in line]
+        self.assertEqual(len(lines), 1, out.getvalue())
+        self.assertTrue(lines[0].startswith('cpython_change: wrote %s: typeshed'
+                                            % (fixture.out / patch.TYPESHED_PATCH)), lines[0])
+        self.assertTrue((fixture.out / patch.TYPESHED_PATCH).is_file())
 
 
 if __name__ == '__main__':

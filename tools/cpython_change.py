@@ -56,9 +56,9 @@ import time
 from pathlib import Path
 
 from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
-from cpython.base import RUN_DIR, Interpreter, SourceBase
-from cpython.util import (Stopped, Thread, ToolError, cache_dir, join, say, short_key,
-                          side_by_side, stop, wind_down)
+from cpython.base import RUN_DIR, Interpreter, SourceBase, check_names
+from cpython.util import (Stopped, Thread, ToolError, cache_dir, join, positive_int, say,
+                          short_key, side_by_side, stop, wind_down)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 # What each base is proven with: each PR set a maintainer could merge up to
@@ -80,6 +80,8 @@ class Run:
         self.checkout = Path(args.repo).resolve()  # its tests/ run on every base
         self.change_dir = self.checkout  # where the change files are read
         self.source = SourceBase(self.cache)
+        # Before anything slow (the Debian root takes minutes): a base no one has.
+        check_names(self.source, getattr(args, "base", None), getattr(args, "lib_base", None))
         self._newer = None
         self.versions = {}
         self.html = None  # docs.Html, once started
@@ -410,7 +412,7 @@ def make_parser():
                              "(default: the one this tool is in)")
     common.add_argument("--cache", help="cache directory (default: $ENUM_FROM_VALUE_CACHE "
                                         "or ~/.cache/enum-from-value)")
-    common.add_argument("--jobs", "-j", type=int, default=2,
+    common.add_argument("--jobs", "-j", type=positive_int, default=2,
                         help="parallel jobs for make, regrtest and Sphinx (default 2)")
     fetch = argparse.ArgumentParser(add_help=False)
     fetch.add_argument("--tarball", metavar="PATH", help="a local Python-3.13.5.tar.xz")

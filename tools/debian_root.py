@@ -15,8 +15,14 @@ file})`), which is how a patched enum.py replaces the root's own for one
 run without touching the shared root.
 
     python3 tools/debian_root.py ensure        # make the root unless cached
+    python3 tools/debian_root.py ensure --mirror URL   # from a mirror of your choice
     python3 tools/debian_root.py versions      # exact versions it serves
     python3 tools/debian_root.py run -- python3.15 -VV
+
+The mirror is --mirror's or $ENUM_FROM_VALUE_MIRROR's, else the one this
+machine's apt sources name, else debootstrap's own default.  A signal that
+stops this tool stops debootstrap and what it started; a debootstrap that
+outlives a SIGKILL'd run keeps the root's lock, so no rerun works beside it.
 
 Unstable moves: the root is reused while it is younger than
 `MAX_AGE_DAYS`, then made afresh, and whatever patch release it then serves
@@ -30,12 +36,14 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import host_apt  # beside this file: every apt-get of the tools, one at a time
+import process_tree  # beside it too: a signal that stops a run stops debootstrap
 
 SUITE = 'sid'
 PACKAGES = (
@@ -61,7 +69,10 @@ MAX_AGE_DAYS = 7
 # an expired Valid-Until (seen on 2026-12-03: dated 2026-10-30, valid until
 # 2026-11-06), which apt-get inside would refuse while debootstrap, which does
 # not read that field, accepts it.
-DEFAULT_MIRROR = 'http://deb.debian.org/debian'
+# The mirror: --mirror or this variable, else the one the host's apt
+# sources name (HOST_SOURCES), else debootstrap's own default.  No mirror
+# is named here: which one a machine may reach is its owner's choice.
+MIRROR_ENV = 'ENUM_FROM_VALUE_MIRROR'
 HOST_SOURCES = ('/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list')
 # What a program in the root sees of its environment: the host's own
 # (PIP_FIND_LINKS and the like name host paths) is left outside.
@@ -71,6 +82,9 @@ PASSED_ENV = ('CI', 'TERM', 'PYTHONHASHSEED', 'COLUMNS')
 MOUNTINFO = '/proc/self/mountinfo'
 # At most this many lines of debootstrap's logs go into an error.
 WHY_LINES = 20
+# What making the root takes, said before it starts (279 s and 314 s were
+# seen beside other work; a minute and a half on an idle machine).
+MAKING_TAKES = 'about 5 minutes'
 
 
 class RootError(Exception):
@@ -83,7 +97,8 @@ def cache_dir():
 
 
 def say(message):
-    print('debian_root: ' + message, flush=True)
+    """A line about the run, on stderr: stdout is what a command answers (`versions`)."""
+    print('debian_root: ' + message, file=sys.stderr, flush=True)
 
 
 def root_dir(cache=None):
@@ -93,7 +108,7 @@ def root_dir(cache=None):
 
 
 def host_mirror():
-    """The Debian mirror this machine's apt sources name."""
+    """The Debian mirror this machine's apt sources name (None if they name none)."""
     for name in HOST_SOURCES:
         try:
             text = Path(name).read_text()
@@ -107,18 +122,36 @@ def host_mirror():
                 uri = next((w for w in words[1:] if '://' in w), None)
                 if uri and 'security' not in uri:
                     return uri
-    return DEFAULT_MIRROR
+    return None
+
+
+def mirror(explicit=None):
+    """The mirror to make the root from: EXPLICIT (--mirror), $ENUM_FROM_VALUE_MIRROR,
+    the host's; None leaves the choice to debootstrap."""
+    return explicit or os.environ.get(MIRROR_ENV) or host_mirror()
 
 
 @contextlib.contextmanager
 def _locked(path):
+    """Hold the root's lock for the with block; yields the open lock file.
+
+    debootstrap is given it too (see `ensure`): a debootstrap that outlives
+    this process (a SIGKILL) holds the lock while it runs, so a rerun waits
+    for it instead of unmounting its /proc and unpacking over it.
+    """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise RootError('cannot make %s for the root: %s' % (path.parent, error.strerror or error))
-    with open(str(path), 'a') as lock:
+        raise RootError('cannot make %s for the root: %s; give a cache directory you can '
+                        'write (ENUM_FROM_VALUE_CACHE)' % (path.parent, error.strerror or error))
+    try:
+        lock = open(str(path), 'a')
+    except OSError as error:
+        raise RootError('cannot write %s for the root: %s; give a cache directory you can '
+                        'write (ENUM_FROM_VALUE_CACHE)' % (path, error.strerror or error))
+    with lock:
         host_apt.flock_waiting(lock, path, say)
-        yield
+        yield lock
 
 
 def _mounts_under(tree):
@@ -226,27 +259,33 @@ def _fresh(root):
     return time.time() - made < MAX_AGE_DAYS * 86400
 
 
-def ensure(cache=None, refresh=False):
-    """Return the root, making it with debootstrap unless a fresh one is cached."""
+def ensure(cache=None, refresh=False, mirror_url=None):
+    """Return the root, making it with debootstrap unless a fresh one is cached.
+
+    MIRROR_URL: see `mirror`.
+    """
     root = root_dir(cache)
-    with _locked(root.parent / ('.%s.lock' % root.name)):
+    with _locked(root.parent / ('.%s.lock' % root.name)) as lock:
         if _fresh(root) and not refresh:
             return root
         if os.geteuid() != 0:
             raise RootError('making the Debian root needs root (debootstrap, chroot)')
+        url = mirror(mirror_url)
+        say('the Debian root %s is %s: making it now with debootstrap from %s; this takes '
+            '%s' % (root, 'to be made afresh' if refresh else 'not cached, or older than %d '
+                    'days' % MAX_AGE_DAYS, url or "debootstrap's default mirror",
+                    MAKING_TAKES))
         if shutil.which('debootstrap') is None:
             _apt_install('debootstrap')
         staging = root.with_name(root.name + '.new')
         _clear(staging)
-        mirror = host_mirror()
-        say('making %s with debootstrap from %s (a minute and a half alone, '
-            'longer beside a build)' % (root, mirror))
         started = time.monotonic()
         log = root.parent / (root.name + '.debootstrap.log')
         with open(str(log), 'w') as out:
-            code = subprocess.call(
+            code = process_tree.call(
                 ['debootstrap', '--variant=minbase', '--include=' + ','.join(PACKAGES),
-                 SUITE, str(staging), mirror], stdout=out, stderr=subprocess.STDOUT)
+                 SUITE, str(staging)] + ([url] if url else []),
+                stdout=out, stderr=subprocess.STDOUT, pass_fds=(lock.fileno(),))
         if code != 0:
             raise RootError('debootstrap failed (exit %d); what its logs say:\n%s'
                             % (code, _why(log, staging)))
@@ -260,7 +299,7 @@ def ensure(cache=None, refresh=False):
                     target.unlink()
                 shutil.copyfile(str(host), str(target))
         (staging / '.enum-from-value-root').write_text(
-            json.dumps({'made': time.time(), 'mirror': mirror, 'packages': PACKAGES}) + '\n')
+            json.dumps({'made': time.time(), 'mirror': url, 'packages': PACKAGES}) + '\n')
         _clear(root)
         staging.rename(root)
         say('made %s in %.0f s' % (root, time.monotonic() - started))
@@ -346,13 +385,27 @@ def versions(root):
     return found
 
 
+def _stopped(signum, frame):
+    """SIGTERM or SIGHUP: unwind, so that debootstrap and what it started stop too."""
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the run at once
+    say('stopped by %s' % signal.Signals(signum).name)
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     sub = parser.add_subparsers(dest='command', required=True)
-    make = sub.add_parser('ensure', help='make the root unless a fresh one is cached')
+    making = argparse.ArgumentParser(add_help=False)
+    making.add_argument('--mirror', metavar='URL',
+                        help='the Debian mirror to make the root from (default: $%s, else '
+                             "the one the host's apt sources name, else debootstrap's own)"
+                             % MIRROR_ENV)
+    make = sub.add_parser('ensure', parents=[making],
+                          help='make the root unless a fresh one is cached')
     make.add_argument('--refresh', action='store_true', help='make it afresh')
-    sub.add_parser('versions', help='the interpreters the root serves, exactly')
-    running = sub.add_parser('run', help='run a command inside the root')
+    sub.add_parser('versions', parents=[making],
+                   help='the interpreters the root serves, exactly')
+    running = sub.add_parser('run', parents=[making], help='run a command inside the root')
     running.add_argument('--bind', action='append', default=[], metavar='HOST[:INSIDE]')
     running.add_argument('--cwd')
     running.add_argument('argv', nargs=argparse.REMAINDER)
@@ -366,19 +419,27 @@ def main(argv=None):
     if args.command == '_enter':
         args.argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv
         return _enter(args)
+    # A signal ignored (nohup) stays so.
+    handled = [s for s in (signal.SIGTERM, signal.SIGHUP)
+               if signal.getsignal(s) == signal.SIG_DFL]
+    for signum in handled:
+        signal.signal(signum, _stopped)
     try:
         if args.command == 'ensure':
-            print(ensure(refresh=args.refresh))
+            print(ensure(refresh=args.refresh, mirror_url=args.mirror))
         elif args.command == 'versions':
-            for name, version in versions(ensure()).items():
+            for name, version in versions(ensure(mirror_url=args.mirror)).items():
                 print('%-15s %s' % (name, version or 'MISSING'))
         else:
             argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv
             binds = [tuple(b.split(':', 1)) if ':' in b else b for b in args.bind]
-            return run(ensure(), argv, binds, args.cwd).returncode
+            return run(ensure(mirror_url=args.mirror), argv, binds, args.cwd).returncode
     except RootError as error:
         print('debian_root: ' + str(error), file=sys.stderr)
         return 2
+    finally:
+        for signum in handled:
+            signal.signal(signum, signal.SIG_DFL)
     return 0
 
 

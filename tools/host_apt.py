@@ -70,16 +70,55 @@ def lock_holder(handle):
     except OSError:
         pass
     for pid in pids:
+        command = _command_line(pid)
+        if command is not None:
+            return 'process %s (%s)' % (pid, command)
+    # The process that took it has ended; a child it gave the lock to
+    # (debootstrap, see tools/debian_root.py) holds it still.
+    for pid in _openers(st):
+        command = _command_line(pid)
+        if command is not None and pid != str(os.getpid()):
+            return 'process %s (%s), which holds it open' % (pid, command)
+    return 'another process'
+
+
+def _command_line(pid):
+    try:
+        with open('/proc/%s/cmdline' % pid, 'rb') as cmdline:
+            words = cmdline.read().decode(errors='replace').split('\0')
+    except OSError:
+        return None
+    return _shortened(' '.join(' '.join(words).split()))
+
+
+def _openers(st):
+    """The pids (as text) of the processes with the file of stat ST open, from /proc."""
+    try:
+        pids = [entry for entry in os.listdir('/proc') if entry.isdigit()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
         try:
-            with open('/proc/%s/cmdline' % pid, 'rb') as cmdline:
-                words = cmdline.read().decode(errors='replace').split('\0')
+            fds = os.listdir('/proc/%s/fd' % pid)
         except OSError:
             continue
-        command = ' '.join(' '.join(words).split())
-        if len(command) > 100:
-            command = command[:97] + '...'
-        return 'process %s (%s)' % (pid, command)
-    return 'another process'
+        for fd in fds:
+            try:
+                other = os.stat('/proc/%s/fd/%s' % (pid, fd))
+            except OSError:
+                continue
+            if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+                found.append(pid)
+                break
+    return found
+
+
+def _shortened(command, most=300):
+    """COMMAND cut in the middle if longer than MOST: its end (--cache DIR) is kept."""
+    if len(command) <= most:
+        return command
+    return command[:most // 3] + ' ... ' + command[-(most - most // 3 - 5):]
 
 
 def flock_waiting(handle, path, tell):

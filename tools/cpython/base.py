@@ -249,13 +249,33 @@ class DebianBase:
         return text
 
 
-def debian_bases(root):
-    """One DebianBase per CPython the root serves, oldest first (3.14, 3.15)."""
+def debian_names():
+    """The names of the Debian bases ("3.14", "3.15"), known without the root."""
     names = []
     for name in debian_root.INTERPRETERS:
         minor = name[len("python"):]
         if name.startswith("python3.") and minor.replace(".", "").isdigit():
             names.append(minor)
-    names.sort(key=lambda n: tuple(int(p) for p in n.split(".")))
-    return [DebianBase(root, name) for name in names]
+    return sorted(names, key=lambda n: tuple(int(p) for p in n.split(".")))
+
+
+def check_names(source, bases=None, lib_base=None):
+    """ToolError for a --base or --lib-base that names no base, before any work.
+
+    Said at once, not after the minutes that making the Debian root takes.
+    """
+    every = [source.version, source.version + "t"] + debian_names()
+    unknown = sorted(set(bases or ()) - set(every))
+    if unknown:
+        raise ToolError("no such base: %s (there are %s)" % (", ".join(unknown),
+                                                             ", ".join(every)))
+    libs = [source.version] + debian_names()
+    if lib_base is not None and lib_base not in libs:
+        raise ToolError("no such base for --lib-base: %s (there are %s)"
+                        % (lib_base, ", ".join(libs)))
+
+
+def debian_bases(root):
+    """One DebianBase per CPython the root serves, oldest first (3.14, 3.15)."""
+    return [DebianBase(root, name) for name in debian_names()]
 

@@ -9,13 +9,14 @@ is tools/debian_root.py's, made once and shared with the other tools.
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import debian_root
 import host_apt
 
 from .base import SourceBase, debian_bases
-from .util import ToolError, require_program, say, sha256_file, space_for
+from .util import ToolError, locked, require_program, say, sha256_file, space_for
 
 APT_DIR = Path("/etc/apt")
 APT_SOURCES_NAME = "enum-from-value-trixie-src.sources"  # in APT_DIR/sources.list.d
@@ -29,9 +30,19 @@ def tarball(cache, local=None, apt_source=False):
 
     A cached file whose sha256 is not the release's (a download or copy cut
     short) is fetched again when --tarball or --apt-source says from where;
-    else the error names it and says what to do.
+    else the error names it and says what to do.  Two fetches at once take
+    turns (the second finds the first one's file).
     """
     source = SourceBase(cache)
+    dest = source.tarball
+    with space_for(dest.parent, "25 MB"):
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    # (the lock beside src/, which holds what apt-get source fetches and nothing else)
+    with locked(dest.parent.parent / (".%s.lock" % dest.name)):
+        return _fetch(source, local, apt_source)
+
+
+def _fetch(source, local, apt_source):
     dest = source.tarball
     damaged = dest.is_file() and sha256_file(dest) != source.TARBALL_SHA256
     if dest.is_file() and not damaged:
@@ -39,8 +50,6 @@ def tarball(cache, local=None, apt_source=False):
         return dest
     if damaged and not (local or apt_source):
         raise ToolError(source.damaged())
-    with space_for(dest.parent, "25 MB"):
-        dest.parent.mkdir(parents=True, exist_ok=True)
     if local:
         local = Path(local).expanduser()
         if not local.is_file():
@@ -51,11 +60,7 @@ def tarball(cache, local=None, apt_source=False):
         if damaged:
             say("the cached %s is damaged (sha256 differs): replacing it with %s"
                 % (dest, local))
-        # Copied beside it, then renamed: a copy cut short never has its name.
-        partial = dest.with_name(dest.name + ".partial")
-        with space_for(dest.parent, "25 MB"):
-            shutil.copyfile(str(local), str(partial))
-        os.replace(str(partial), str(dest))
+        _copy_in(local, dest)
     elif apt_source:
         if os.geteuid() != 0:
             raise ToolError("--apt-source changes apt's configuration: run as root")
@@ -83,6 +88,25 @@ def tarball(cache, local=None, apt_source=False):
                         % (source.version, source.version))
     say("tarball fetched into the cache: %s" % dest)
     return dest
+
+
+def _copy_in(local, dest):
+    """Copy LOCAL to DEST by way of a file of this run's own beside it, then a rename.
+
+    A copy cut short never has DEST's name, and one that another writer
+    meets (not one of these tools, which take turns) is never shared.
+    """
+    handle, partial = tempfile.mkstemp(prefix=dest.name + ".", suffix=".partial",
+                                       dir=str(dest.parent))
+    os.close(handle)
+    try:
+        with space_for(dest.parent, "25 MB"):
+            shutil.copyfile(str(local), partial)
+        os.chmod(partial, 0o644)  # as a plain copy would be, not mkstemp's 0600
+        os.replace(partial, str(dest))
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
 
 
 def newer_bases(cache):
@@ -128,9 +152,13 @@ def ensure_deb_src(apt_dir=APT_DIR):
         return None
     mirrors = [(uris[0], signed) for types, uris, suites, signed in entries
                if "deb" in types and uris and not any(s.endswith("-security") for s in suites)]
+    chosen = os.environ.get(debian_root.MIRROR_ENV)
+    if chosen:
+        mirrors.insert(0, (chosen, ""))
     if not mirrors:
-        raise ToolError("no Debian mirror in %s/sources.list(.d) to add a deb-src entry "
-                        "for %s from" % (apt_dir, DEB_SUITE))
+        raise ToolError("no Debian mirror in %s/sources.list(.d) to add a deb-src entry for %s "
+                        "from: name one with %s=URL" % (apt_dir, DEB_SUITE,
+                                                       debian_root.MIRROR_ENV))
     uri, signed = mirrors[0]
     # The full archive keyring also holds the keys of the next release.
     if Path(APT_KEYRING).is_file() or not signed:

@@ -41,7 +41,7 @@ import tempfile
 from pathlib import Path
 
 from . import apply, change, texts, typeshed
-from .util import ToolError, git, say, space_for
+from .util import ToolError, git, say, space_for, writable_place
 
 # GitHub numbers CPython's issues and PRs together; blurb refuses numbers
 # below its first GitHub issue, and no number near a million has been
@@ -231,6 +231,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         files += [(file_name, filled[key].encode("utf-8"))
                   for key, file_name in OUTPUTS.items()]
         written = replace_output(output, files)
+    if not proof_only:  # named where it is now, not in the scratch directory it was made in
+        say("wrote " + typeshed.made(output / TYPESHED_PATCH))
     for number, found in blobs:
         for path, blob in found:
             origin = lib_base.version if path in lib else source.version
@@ -259,6 +261,7 @@ def earlier_output(output):
     """
     if output.exists() and not output.is_dir():
         raise ToolError("%s exists and is not a directory" % output)
+    writable_place(output, "--output")
     present = sorted(p.name for p in output.iterdir()) if output.is_dir() else []
     if not present:
         return {}

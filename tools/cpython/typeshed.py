@@ -115,7 +115,8 @@ def write_patch(output, issue, author, cache=None, mypy=MYPY):
 
     `issue` is the CPython issue number the body names; `author` is
     'Name <email>' or a (name, email) pair.  The patch is checked: `git am`
-    of it onto the copy reproduces the edit.
+    of it onto the copy reproduces the edit.  The caller says where it is
+    (`made`): `patch` writes it in a scratch directory, then moves it.
     """
     if not isinstance(issue, int) or issue <= 0:
         raise ToolError("the typeshed patch needs the CPython issue number, not %r" % (issue,))
@@ -146,9 +147,13 @@ def write_patch(output, issue, author, cache=None, mypy=MYPY):
         if (tree / STUB).read_text() != changed:
             raise ToolError("git am of %s onto typeshed's enum.pyi did not reproduce the edit"
                             % output)
-    say("wrote %s: typeshed's %s from mypy %s's wheel, the methods under "
-        "sys.version_info >= (3, 16); git am onto it reproduces the edit" % (output, STUB, mypy))
     return output
+
+
+def made(path, mypy=MYPY):
+    """What the patch at PATH is, for the line that says where it was written."""
+    return ("%s: typeshed's %s from mypy %s's wheel, the methods under sys.version_info "
+            ">= (3, 16); git am onto it reproduces the edit" % (path, STUB, mypy))
 
 
 def stubtest_venv(python, cache=None, mypy=MYPY):
@@ -234,6 +239,7 @@ def main(argv=None):
     try:
         if args.command == "patch":
             write_patch(args.output, args.issue, args.author, args.cache, args.mypy)
+            say("wrote " + made(args.output, args.mypy))
             return 0
         check(args.python, args.cache, args.mypy)
         return 0

@@ -1,5 +1,6 @@
 """Small helpers every stage uses: messages, subprocesses, the cache, locks."""
 
+import argparse
 import contextlib
 import errno
 import hashlib
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 import host_apt
+import process_tree
 
 # What a program writing to a full file system says (strerror(ENOSPC)).
 NO_SPACE = os.strerror(errno.ENOSPC)
@@ -31,20 +33,76 @@ def say(message, out=None):
 def cache_dir(explicit=None):
     """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value.
 
-    Made if missing; ToolError in one line when it cannot be a directory.
+    Made if missing, and tried with a file written and removed: a cache
+    this run cannot write into (a read-only file system, a directory of
+    someone else's) is a ToolError in one line before any work, not a
+    traceback from the first stage that writes.
     """
     chosen = explicit or os.environ.get("ENUM_FROM_VALUE_CACHE")
     named = ("--cache %s" % explicit if explicit else
              "ENUM_FROM_VALUE_CACHE=%s" % chosen if chosen else "the cache")
-    path = (Path(chosen).expanduser().resolve() if chosen
-            else Path.home() / ".cache" / "enum-from-value")
     try:
+        path = (Path(chosen).expanduser().resolve() if chosen
+                else Path.home() / ".cache" / "enum-from-value")
+        if path.is_file():
+            raise ToolError("%s cannot be the cache directory: it is a file" % named)
         path.mkdir(parents=True, exist_ok=True)
+        _probe(path)
     except OSError as error:
-        raise ToolError("%s cannot be the cache directory: %s" % (
-            named, "it is a file" if path.is_file()
-            else "mkdir %s: %s" % (path, error.strerror or error)))
+        raise ToolError("%s cannot be the cache directory: %s: %s; give one you can write "
+                        "(--cache DIR or ENUM_FROM_VALUE_CACHE=DIR)"
+                        % (named, error.filename or chosen or "~/.cache/enum-from-value",
+                           error.strerror or error))
     return path
+
+
+def _probe(directory):
+    """Make and remove a file in DIRECTORY; OSError (naming DIRECTORY) if it cannot be."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=".write-test-", dir=str(directory))
+    except OSError as error:
+        raise OSError(error.errno, "cannot write there (%s)" % (error.strerror or error),
+                      str(directory))
+    os.close(handle)
+    os.unlink(name)
+
+
+def positive_int(text):
+    """argparse's type for --jobs: make's -j0 is a usage error, found after minutes of work."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be a positive integer, not %r" % text)
+    return number
+
+
+def writable_place(path, option):
+    """PATH (given as OPTION) is, or can be made as, a directory this run can write into.
+
+    Checked before any work: a parent that is a file (``--output
+    /etc/hostname/x``) or a directory that cannot be written would
+    otherwise end the run at its last step, in a traceback.
+    """
+    path = Path(path)
+    probe = path
+    while not os.path.lexists(str(probe)) and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ToolError("%s %s cannot be a directory: %s is a file; give a directory's path"
+                        % (option, path, probe))
+    if not os.access(str(probe), os.W_OK | os.X_OK):
+        raise ToolError("%s %s: cannot write into %s (%s); give a directory you can write"
+                        % (option, path, probe, "read-only file system"
+                           if _read_only(probe) else "permission denied"))
+
+
+def _read_only(path):
+    try:
+        return bool(os.statvfs(str(path)).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def no_space(path, needed=None):
@@ -106,12 +164,13 @@ def run(cmd, cwd=None, env=None, check=True, input=None, where=None, needed=None
 def run_logged(cmd, log, cwd=None, env=None, needed=None):
     """Run CMD with its output in the file LOG; on failure show LOG's tail.
 
-    A failure for want of space is one line (see `run`), naming LOG.
+    A failure for want of space is one line (see `run`), naming LOG.  A
+    signal that stops the run stops CMD's children too (make's compilers).
     """
     cmd = [str(c) for c in cmd]
     try:
         with open(str(log), "w") as out:
-            code = subprocess.call(cmd, cwd=cwd, env=env, stdout=out,
+            code = process_tree.call(cmd, cwd=cwd, env=env, stdout=out,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     except OSError as error:
         if disk_full(error):
@@ -184,8 +243,10 @@ def wind_down(signum, grace=30):
     """After SIGNUM stopped the main thread: let the other threads end too.
 
     Each child process still running (one a job of `side_by_side` waits
-    for, or one started in the background) gets SIGNUM, so that the threads
-    waiting for them unwind and their with blocks remove what they made.
+    for, or one started in the background) gets SIGNUM, and so does every
+    process below it (a make's compilers), so that the threads waiting for
+    them unwind, their with blocks remove what they made, and nothing they
+    started runs on.
     Returns whether every other thread ended within GRACE seconds.
     """
     deadline, next_round = time.monotonic() + grace, 0
@@ -196,10 +257,7 @@ def wind_down(signum, grace=30):
             # does not act on a signal.
             next_round = now + 1
             for pid in children():
-                try:
-                    os.kill(pid, signum)
-                except OSError:
-                    pass
+                process_tree.signal_tree(pid, signum)
         others = [t for t in threading.enumerate()
                   if t is not threading.current_thread() and not t.daemon and t.is_alive()]
         if not others:
