@@ -3,6 +3,7 @@
     python3 tools/dependents [--projects a,b] [--interpreters 3.8,3.15] [--jobs N]
     python3 tools/dependents docs       # docs/testing.rst's figures from the last full run
     python3 tools/dependents freeze [--write]   # re-resolve the pins
+    python3 tools/dependents demand [--json FILE]   # count the idioms from_value would replace
 
 For each project in projects.json, on each interpreter there: the pinned
 release for that interpreter, its tests from its sdist, run twice in one
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 import compare  # noqa: E402
+import demand as demand_scan  # noqa: E402
 import plan  # noqa: E402
 import prepare  # noqa: E402
 import report  # noqa: E402
@@ -327,6 +329,12 @@ def freeze(args):
     return 0
 
 
+def demand(args):
+    """Count, in each pinned release's sdist, the idioms that stand in for
+    from_value, from_name and `in` (see demand.py)."""
+    return demand_scan.demand(args, plan.load(), pick)
+
+
 def merge_pins(found):
     """One list of pins from {interpreter: {name: version}}: a pin that is
     the same on every interpreter is plain, others carry a marker naming
@@ -350,14 +358,15 @@ def merge_pins(found):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    parser.add_argument('command', nargs='?', default='run', choices=('run', 'docs', 'freeze'))
+    parser.add_argument('command', nargs='?', default='run', choices=('run', 'docs', 'freeze', 'demand'))
     parser.add_argument('--projects', help='only these projects (comma-separated)')
     parser.add_argument('--interpreters', help='only these interpreters (comma-separated)')
     parser.add_argument('--jobs', type=int, default=max(1, min(2, os.cpu_count() or 1)),
                         help='pairs run at a time (default: 2, or 1 on one core)')
     parser.add_argument('--write', action='store_true', help='freeze: store the pins')
+    parser.add_argument('--json', metavar='FILE', help='demand: also write its data to FILE')
     args = parser.parse_args(argv)
-    return {'run': run, 'docs': docs, 'freeze': freeze}[args.command](args)
+    return {'run': run, 'docs': docs, 'freeze': freeze, 'demand': demand}[args.command](args)
 
 
 if __name__ == '__main__':
