@@ -38,11 +38,11 @@ _ANY = ('backport', 'patched')
 TARGETS = [
     Target('value_hit', 'fv hit', '``E.from_value(v)`` / ``E(v)``, a hit',
            0.8, 0.6, 'max', 'least_value_hit', _BACKPORT),
-    Target('value_miss', 'fv miss', '``E.from_value(m, None)`` / ``try: E(m)`` '
+    Target('value_miss', 'fv miss', '``E.from_value(m, default=None)`` / ``try: E(m)`` '
            '``except ValueError``', 0.35, 0.25, 'max', 'floor_value_miss', _BACKPORT),
     Target('name_hit', 'fn hit', '``E.from_name(k)`` / ``E[k]``, a hit',
            2.5, 2.2, 'max', 'least_name_hit', _BACKPORT),
-    Target('name_miss', 'fn miss', '``E.from_name(x, None)`` / ``try: E[x]`` '
+    Target('name_miss', 'fn miss', '``E.from_name(x, default=None)`` / ``try: E[x]`` '
            '``except KeyError``', 0.7, 0.6, 'max', 'floor_name_miss', _BACKPORT),
     Target('in_hit', 'in hit', '``v in E``, a hit: 10,000 members / 10 members',
            1.5, 1.5, 'max', None, _BACKPORT),
@@ -53,12 +53,12 @@ TARGETS = [
            1.0, 1.0, 'max', 'floor_peer_in_hit', _BACKPORT),
     Target('peer_in_miss', 'aenum miss', '``m in E`` / ``m in A``, a miss: 10 and '
            '10,000 members', 1.0, 1.0, 'max', 'floor_peer_in_miss', _BACKPORT),
-    Target('nopatch_value', 'np fv', '``from_value(E, v[, None])`` / '
-           '``E.from_value(v[, None])`` (enum_backport_nopatch): hit, and miss '
-           'with a default, at 10 and 10,000 members', 1.3, 1.3, 'max',
+    Target('nopatch_value', 'np fv', '``from_value(E, v[, default=None])`` / '
+           '``E.from_value(v[, default=None])`` (enum_backport_nopatch): hit, and '
+           'miss with a default, at 10 and 10,000 members', 1.3, 1.3, 'max',
            'floor_nopatch_value', _ANY),
-    Target('nopatch_name', 'np fn', '``from_name(E, k[, None])`` / '
-           '``E.from_name(k[, None])``: hit, and miss with a default',
+    Target('nopatch_name', 'np fn', '``from_name(E, k[, default=None])`` / '
+           '``E.from_name(k[, default=None])``: hit, and miss with a default',
            1.3, 1.3, 'max', 'floor_nopatch_name', _ANY),
     Target('nopatch_contains', 'np in', '``contains(E, v)`` / ``v in E``: hit and miss',
            1.3, 1.3, 'max', 'floor_nopatch_contains', _ANY),

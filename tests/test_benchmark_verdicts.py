@@ -4,10 +4,12 @@ benchmarks/targets.py sets each target's limit on each interpreter and
 re-sets it at a floor plus 10% where the floor, timed beside the same
 statement, cannot meet it; report.py prints figure and limit.  These tests
 give both made-up ratios: they check the arithmetic and the wording of a
-verdict, not any measurement.  The sdist does not ship benchmarks/, so
-there the module skips (tests/_layout.py).
+verdict, not any measurement.  They also read the statements bench_enum.py
+times, for the form of their calls.  The sdist does not ship benchmarks/,
+so there the module skips (tests/_layout.py).
 """
 
+import ast
 import os
 import sys
 import unittest
@@ -92,6 +94,61 @@ class Limits(unittest.TestCase):
 
     def test_nothing_measured_is_no_verdict(self):
         self.assertIsNone(assess(results(), TARGETS_BY_KEY['value_hit'], NEW))
+
+
+class KeywordDefaults(unittest.TestCase):
+    """bench_enum.py times the lookups as they are called: a default by keyword."""
+
+    #: Calls and the positional arguments they take: the lookups, as methods
+    #: and as functions, and the stand-ins timed beside them.
+    POSITIONAL = {'from_value': 1, 'from_name': 1, '_bench_floor': 1,
+                  '_bench_least_value': 1, '_bench_least_name': 1,
+                  '_bench_try_first_name': 1, 'floor': 2}
+
+    def statements(self, name):
+        with open(os.path.join(_layout.ROOT, 'benchmarks', name), encoding='utf-8') as f:
+            tree = ast.parse(f.read())
+        found = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                try:
+                    code = ast.parse((node.value % (('v',) * node.value.count('%s')))
+                                     .strip() or 'pass')
+                except (SyntaxError, TypeError, ValueError):
+                    continue  # prose, not a statement
+                found += [call for call in ast.walk(code) if isinstance(call, ast.Call)]
+        return found
+
+    def test_a_default_is_passed_by_keyword(self):
+        calls = []
+        for call in self.statements('bench_enum.py'):
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', None)
+            if name not in self.POSITIONAL:
+                continue
+            calls.append(ast.unparse(call) if hasattr(ast, 'unparse') else name)
+            positional = self.POSITIONAL[name] + (isinstance(func, ast.Name)
+                                                  and name != 'floor')
+            self.assertLessEqual(len(call.args), positional, calls[-1])
+        # The defaults are there, by keyword.
+        with_default = [call for call in self.statements('bench_enum.py')
+                        if any(k.arg == 'default' for k in call.keywords)]
+        self.assertGreaterEqual(len(with_default), 8, calls)
+
+    def test_the_stand_ins_take_their_default_as_the_lookups_do(self):
+        sys.path.insert(0, os.path.join(_layout.ROOT, 'benchmarks'))
+        self.addCleanup(sys.path.remove, os.path.join(_layout.ROOT, 'benchmarks'))
+        with open(os.path.join(_layout.ROOT, 'benchmarks', 'bench_enum.py'),
+                  encoding='utf-8') as f:
+            tree = ast.parse(f.read())
+        stand_ins = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                     and node.name in ('_floor', '_least_value', '_least_name',
+                                       '_try_first_name', '_floor_function')]
+        self.assertEqual(len(stand_ins), 8)   # three of them twice: up to 3.11 and after
+        for node in stand_ins:
+            with self.subTest(function=node.name, line=node.lineno):
+                self.assertEqual([a.arg for a in node.args.kwonlyargs], ['default'])
+                self.assertEqual(len(node.args.posonlyargs), 2)
 
 
 class Printing(unittest.TestCase):
