@@ -113,8 +113,8 @@ class TableMixin:
         for value, expected in table.items():
             with self.subTest(cls=cls, value=value, op='from_value'):
                 if expected is MISS:
-                    self.assertIs(cls.from_value(value, sentinel), sentinel)
-                    self.assertIsNone(cls.from_value(value, None))
+                    self.assertIs(cls.from_value(value, default=sentinel), sentinel)
+                    self.assertIsNone(cls.from_value(value, default=None))
                     # (the message: test_miss_message_for_an_invalid_int)
                     with self.assertRaises(ValueError):
                         cls.from_value(value)
@@ -124,13 +124,13 @@ class TableMixin:
                     result = cls.from_value(value)
                     self.assertIs(type(result), int)
                     self.assertEqual(result, value)
-                    self.assertEqual(cls.from_value(value, sentinel), value)
+                    self.assertEqual(cls.from_value(value, default=sentinel), value)
                     self.assertEqual(cls(value), value)
                 else:
                     result = cls.from_value(value)
                     self.assertIsInstance(result, cls)
                     self.assertEqual(result._value_, expected)
-                    self.assertIs(cls.from_value(value, sentinel), result)
+                    self.assertIs(cls.from_value(value, default=sentinel), result)
                     self.assertIs(cls(value), result)
                     self.assertIs(value in cls, True)
 
@@ -188,7 +188,7 @@ class FlagTableTest(TableMixin, unittest.TestCase):
             for value in NON_INTS:
                 with self.subTest(cls=cls, base=base, value=value):
                     self.assertIs(value in cls, False)
-                    self.assertIs(cls.from_value(value, sentinel), sentinel)
+                    self.assertIs(cls.from_value(value, default=sentinel), sentinel)
                     with self.assertRaises(ValueError) as cm:
                         cls.from_value(value)
                     self.assertEqual(str(cm.exception), not_valid(value, cls))
@@ -250,7 +250,7 @@ class ConstructorAgreementTest(unittest.TestCase):
                         expected = oracle(value)
                     except ValueError:
                         expected = None
-                    result = probed.from_value(value, None)
+                    result = probed.from_value(value, default=None)
                     if expected is None:
                         self.assertIsNone(result)
                     elif isinstance(expected, oracle):
@@ -290,8 +290,8 @@ class BoundaryTest(TableMixin, unittest.TestCase):
         E = abc(boundary=enum.EJECT)
         self.assertEqual(E.from_value(8), 8)
         self.assertIs(8 in E, False)
-        self.assertIs(E.from_value(8, None), 8)
-        self.assertIs(type(E.from_value(9, None)), int)
+        self.assertIs(E.from_value(8, default=None), 8)
+        self.assertIs(type(E.from_value(9, default=None)), int)
 
     def test_defaults(self):
         self.assertIs(Flag._boundary_, enum.STRICT)
@@ -402,7 +402,7 @@ class NegativeValueTest(TableMixin, unittest.TestCase):
         E = reproducer(boundary=enum.STRICT)
         self.assertIs(-56 in E, expected is not None)
         self.assertNotIn(-56, E._value2member_map_)
-        result = E.from_value(-56, None)
+        result = E.from_value(-56, default=None)
         if expected is None:
             self.assertIsNone(result)
             with self.assertRaises(ValueError):
@@ -439,7 +439,7 @@ class NegativeRuleProbeTest(unittest.TestCase):
                 with self.subTest(boundary=name, value=value):
                     cls = multi(IntFlag, boundary=boundary)
                     self.assertIs(value in cls, isinstance(expected, int))
-                    result = cls.from_value(value, None)
+                    result = cls.from_value(value, default=None)
                     if expected is MISS:
                         self.assertIsNone(result)
                     elif expected is EJECTED:
