@@ -454,6 +454,8 @@ class TupleValueTest(unittest.TestCase):
         mass, radius = Planet.MERCURY.value
         if sys.version_info >= (3, 12):
             self.assertIs(Planet(mass, radius), Planet.MERCURY)
+            # ...which from_value gives for the value as one tuple.
+            self.assertIs(Planet.from_value((mass, radius)), Planet(mass, radius))
         else:
             with self.assertRaises(TypeError):
                 Planet(mass, radius)
