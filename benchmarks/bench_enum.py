@@ -18,10 +18,10 @@ process), so ``python -m pyperf stats`` and ``compare_to`` read the files.
 Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
 
 * value-hit: ``E.from_value(v)`` beside ``E(v)``;
-* value-miss: ``E.from_value(m, None)`` beside ``try: E(m)`` with
+* value-miss: ``E.from_value(m, default=None)`` beside ``try: E(m)`` with
   ``except ValueError``;
 * name-hit: ``E.from_name(k)`` beside ``E[k]`` and ``getattr(E, k, None)``;
-* name-miss: ``E.from_name(x, None)`` beside ``try: E[x]`` with
+* name-miss: ``E.from_name(x, default=None)`` beside ``try: E[x]`` with
   ``except KeyError``;
 * in every one of these four, a metaclass method with the same signature
   that only returns its default (``E._bench_floor``, installed here): the
@@ -51,6 +51,10 @@ Groups, for enums of each size n (a plain Enum whose values are 0..n-1):
   (``from_value(E, v)`` beside ``E.from_value(v)``, ``contains(E, p)``
   beside ``p in E`` ...), hits and misses with a default, and beside a plain
   function of the same signature that only returns its default (its floor).
+
+Wherever a default is passed, it is passed by keyword, as the lookups take
+it (their default is keyword-only), and so are the floors' and the other
+stand-in methods' defaults, so that a ratio compares calls of one shape.
 
 The `untouched` group (``E(v)``, ``E.M`` and creating an enum class) is timed
 side by side in one process that imports enum_backport, each statement with
@@ -153,7 +157,7 @@ def has_value_checking_in():
         return False
 
 
-def _floor(cls, value, /, default=None):
+def _floor(cls, value, /, *, default=None):
     # A method of the metaclass with the signature of from_value and
     # from_name that does nothing: what any such method costs to call.
     return default
@@ -169,16 +173,16 @@ if '__getattr__' in vars(type(enum.Enum)):
     # type.__getattribute__ bound to a global once.
     _read = type.__getattribute__
 
-    def _least_value(cls, value, /, default=None):
+    def _least_value(cls, value, /, *, default=None):
         # The one step a value hit cannot do without, and no other: what a
         # from_value that finds its member costs at the least.
         return _read(cls, '_value2member_map_')[value]
 
-    def _least_name(cls, name, /, default=None):
+    def _least_name(cls, name, /, *, default=None):
         # The same for a name hit and from_name.
         return _read(cls, '_member_map_')[name]
 
-    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
+    def _try_first_name(cls, name, /, *, default=_NOT_GIVEN):
         # A from_name whose hit is the subscript alone: it learns whether a
         # default was given only after a miss, which has raised KeyError.
         try:
@@ -190,13 +194,13 @@ if '__getattr__' in vars(type(enum.Enum)):
                                  % (name, cls.__qualname__)) from None
             return default
 else:
-    def _least_value(cls, value, /, default=None):
+    def _least_value(cls, value, /, *, default=None):
         return cls._value2member_map_[value]
 
-    def _least_name(cls, name, /, default=None):
+    def _least_name(cls, name, /, *, default=None):
         return cls._member_map_[name]
 
-    def _try_first_name(cls, name, /, default=_NOT_GIVEN):
+    def _try_first_name(cls, name, /, *, default=_NOT_GIVEN):
         try:
             return cls._member_map_[name]
         except (TypeError, KeyError):
@@ -206,7 +210,7 @@ else:
             return default
 
 
-def _floor_function(enum_class, value, /, default=None):
+def _floor_function(enum_class, value, /, *, default=None):
     # A function with the signature of enum_backport_nopatch's that does
     # nothing: what any such function costs to call.
     return default
@@ -254,14 +258,14 @@ def lookup_groups(sizes):
             ]))
             groups.append(('value-miss' + tag, [
                 Statement('from_value miss default' + tag,
-                          'r = E.from_value(m, None)', ns),
+                          'r = E.from_value(m, default=None)', ns),
                 Statement('try E(v) miss' + tag, '''
                     try:
                         r = E(m)
                     except ValueError:
                         r = None
                 ''', ns),
-                Statement('floor value miss' + tag, 'r = E._bench_floor(m, None)', ns),
+                Statement('floor value miss' + tag, 'r = E._bench_floor(m, default=None)', ns),
             ]))
             groups.append(('name-hit' + tag, [
                 Statement('from_name hit' + tag, 'E.from_name(k)', ns),
@@ -273,16 +277,16 @@ def lookup_groups(sizes):
             ]))
             groups.append(('name-miss' + tag, [
                 Statement('from_name miss default' + tag,
-                          'r = E.from_name(x, None)', ns),
+                          'r = E.from_name(x, default=None)', ns),
                 Statement('try E[name] miss' + tag, '''
                     try:
                         r = E[x]
                     except KeyError:
                         r = None
                 ''', ns),
-                Statement('floor name miss' + tag, 'r = E._bench_floor(x, None)', ns),
+                Statement('floor name miss' + tag, 'r = E._bench_floor(x, default=None)', ns),
                 Statement('try-first name miss' + tag,
-                          'r = E._bench_try_first_name(x, None)', ns),
+                          'r = E._bench_try_first_name(x, default=None)', ns),
             ]))
     if has_in:
         for kind, probe in (('hit', lambda size: size // 2), ('miss', lambda size: -1)):
@@ -328,9 +332,11 @@ def nopatch_groups(enums):
               'contains': contains, 'floor': _floor_function}
         for key, function, method in (
                 ('value hit', 'from_value(E, v)', 'E.from_value(v)'),
-                ('value miss', 'r = from_value(E, m, None)', 'r = E.from_value(m, None)'),
+                ('value miss', 'r = from_value(E, m, default=None)',
+                 'r = E.from_value(m, default=None)'),
                 ('name hit', 'from_name(E, k)', 'E.from_name(k)'),
-                ('name miss', 'r = from_name(E, x, None)', 'r = E.from_name(x, None)'),
+                ('name miss', 'r = from_name(E, x, default=None)',
+                 'r = E.from_name(x, default=None)'),
                 ('contains hit', 'contains(E, v)', 'v in E'),
                 ('contains miss', 'contains(E, m)', 'm in E')):
             probe = function.split('(E, ')[1].split(',')[0].rstrip(')')
@@ -338,7 +344,7 @@ def nopatch_groups(enums):
                 Statement('nopatch %s%s' % (key, tag), function, ns),
                 Statement('method %s%s' % (key, tag), method, ns),
                 Statement('nopatch floor %s%s' % (key, tag),
-                          'r = floor(E, %s, None)' % probe, ns),
+                          'r = floor(E, %s, default=None)' % probe, ns),
             ]))
     return groups
 

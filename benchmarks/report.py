@@ -8,8 +8,8 @@ analyses returned.  Targets, limits and floors are targets.py's.
 import os
 
 from targets import (EVERYDAY, EVERYDAY_CEILING, EVERYDAY_CONTROLS, EVERYDAY_UNJUDGED,
-                     FLOOR_MARGIN, NOPATCH_KINDS, PEER_SIZES, SIZES, TARGETS, applies, assess,
-                     limit_for)
+                     FLOOR_MARGIN, NOISE_MARGIN, NOPATCH_KINDS, PEER_SIZES, SIZES, TARGETS,
+                     applies, assess, limit_for)
 
 
 def rst_table(header, rows):
@@ -57,13 +57,22 @@ def figure_and_limit(target, assessment):
 
 # --- the targets --------------------------------------------------------------
 
+#: What marks a figure met within the machine's noise, and what it means.
+NOISE_MARK = '~'
+NOISE_LEGEND = ('"%s" marks a figure over its limit by at most %d%%: met within the '
+                "machine's noise, and counted as met"
+                % (NOISE_MARK, round((NOISE_MARGIN - 1) * 100)))
+
+
 def target_cell(target, assessment):
-    """'figure / limit', 'f' after a limit re-set at the floor, MISS if not met."""
+    """'figure / limit', 'f' after a limit re-set at the floor, '~' after a
+    figure met within the machine's noise, MISS if not met."""
     if assessment is None:
         return 'n/a'
     figure, limit = figure_and_limit(target, assessment)
-    cell = '%s / %s%s' % (figure, limit,
-                          'f' if assessment.used != assessment.limit else '')
+    cell = '%s / %s%s%s' % (figure, limit,
+                            'f' if assessment.used != assessment.limit else '',
+                            NOISE_MARK if assessment.noise else '')
     return cell if assessment.met else cell + ' MISS'
 
 
@@ -73,7 +82,7 @@ def targets_table(results):
     for label, res in results:
         if res['role'] == 'stock':
             continue
-        row, missed, measured = [label], 0, 0
+        row, missed, noisy, measured = [label], 0, 0, 0
         for target in TARGETS:
             if not applies(target, res['role']):
                 row.append('-')
@@ -83,7 +92,9 @@ def targets_table(results):
             if assessment is not None:
                 measured += 1
                 missed += not assessment.met
-        row.append('not run' if not measured else 'MISS' if missed else 'PASS')
+                noisy += assessment.noise
+        row.append('not run' if not measured else 'MISS' if missed
+                   else 'PASS' + (NOISE_MARK if noisy else ''))
         rows.append(row)
     return rst_table(header, rows)
 
@@ -127,14 +138,16 @@ def floors_table(results):
     return rst_table(header, rows)
 
 
-def missed_targets(results):
+def missed_targets(results, noise=False):
+    """A line for each target not met, or with `noise`, for each met within
+    the machine's noise."""
     lines = []
     for label, res in results:
         for target in TARGETS:
             if not applies(target, res['role']):
                 continue
             assessment = assess(res, target, res['version'])
-            if assessment is None or assessment.met:
+            if assessment is None or (not assessment.noise if noise else assessment.met):
                 continue
             unit = ' ms' if target.kind == 'ms' else 'x'
             why = ''
@@ -345,6 +358,7 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
         'the floor plus 10% (the floor cannot meet the limit itself); "MISS"',
         'marks a target not met; "-" a target that does not apply (the patched',
         'build\'s bar is stock 3.13.5: see the table after these).',
+        NOISE_LEGEND + '.',
         '',
         targets_table(results),
         '',
@@ -362,6 +376,8 @@ def render(results, missing, settings, wall, builds=(), load=(None, None)):
     ]
     misses = missed_targets(results)
     parts += ['', 'Targets not met in this run:', ''] + (misses or ['- none'])
+    parts += ['', 'Targets met within the machine\'s noise in this run (%s):' % NOISE_MARK,
+              ''] + (missed_targets(results, noise=True) or ['- none'])
     everyday = everyday_table(results)
     if everyday:
         parts += [

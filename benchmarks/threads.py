@@ -11,7 +11,7 @@ Interpreters, all CPython 3.13.5 from ``tools/cpython_change.py build``
 and the same two built free-threaded (``--disable-gil``, ``python3.13t``).
 On each stock build the lookups are timed twice, as stock enum spells them
 (``E(v)``, ``E[k]``, ``try``/``except`` for a miss) and as the backport
-does (``import enum_backport``, ``E.from_value(v, None)`` ...); on each
+does (``import enum_backport``, ``E.from_value(v, default=None)`` ...); on each
 patched build, natively.
 
 One measurement: N threads, released together by a barrier, share a fixed
@@ -117,11 +117,11 @@ else:
             hit in E
             E.from_value(hit)
             E.from_name(name)
-            E.from_name('NOPE', None)
+            E.from_name('NOPE', default=None)
             n += 4
             if miss is not None:
                 miss in E
-                E.from_value(miss, None)
+                E.from_value(miss, default=None)
                 n += 2
         return n
 

@@ -349,10 +349,10 @@ class BadInputTests(unittest.TestCase):
         if op == 'in':
             call = lambda: probe in cls                                # noqa: E731
         elif op == 'from_value':
-            call = ((lambda: from_value(cls, probe, DEFAULT)) if with_default
+            call = ((lambda: from_value(cls, probe, default=DEFAULT)) if with_default
                     else (lambda: from_value(cls, probe)))
         else:
-            call = ((lambda: from_name(cls, probe, DEFAULT)) if with_default
+            call = ((lambda: from_name(cls, probe, default=DEFAULT)) if with_default
                     else (lambda: from_name(cls, probe)))
         try:
             return 'result', call()
@@ -429,9 +429,9 @@ class BadInputTests(unittest.TestCase):
                 for probe in probes:
                     for call in (
                         lambda: probe in cls,
-                        lambda: from_value(cls, probe, DEFAULT),
+                        lambda: from_value(cls, probe, default=DEFAULT),
                         lambda: from_value(cls, probe),
-                        lambda: from_name(cls, probe, DEFAULT),
+                        lambda: from_name(cls, probe, default=DEFAULT),
                         lambda: from_name(cls, probe),
                     ):
                         try:
@@ -479,9 +479,9 @@ class BadInputTests(unittest.TestCase):
                     -i in cls
                 for cls in others:
                     (2 ** 70 + i) in cls
-                    from_value(cls, 2 ** 70 + i, None)
-                    from_value(cls, 'miss %d' % i, None)
-                    from_name(cls, 'miss %d' % i, None)
+                    from_value(cls, 2 ** 70 + i, default=None)
+                    from_value(cls, 'miss %d' % i, default=None)
+                    from_name(cls, 'miss %d' % i, default=None)
 
         growth, limit, unit = self.measure(lambda: stream(0, 500), lambda: stream(500, 5500))
         self.assertLess(growth, limit, '%d %s more after 5000 distinct values' % (growth, unit))

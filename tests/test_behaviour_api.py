@@ -76,7 +76,7 @@ class PlacementTest(unittest.TestCase):
     def test_called_through_the_metaclass(self):
         self.assertIs(EnumType.from_value(Color, 2), Color.GREEN)
         self.assertIs(EnumType.from_name(Color, 'GREEN'), Color.GREEN)
-        self.assertIsNone(EnumType.from_value(Color, 5, None))
+        self.assertIsNone(EnumType.from_value(Color, 5, default=None))
 
     def test_not_reached_from_members(self):
         for member in (Color.RED, Num.ONE, Perm.R, Perm.R | Perm.W, IPerm.X):

@@ -178,7 +178,8 @@ class ImportTest(unittest.TestCase):
                 'imported': len(seen),
                 'distinct': len(set(seen)),
                 'checks': [1 in Color, [] in Color, 'RED' in Color,
-                           Color.from_value(1) is Color.RED, Color.from_value(2, None) is None,
+                           Color.from_value(1) is Color.RED,
+                           Color.from_value(2, default=None) is None,
                            Color.from_name('RED') is Color.RED,
                            dir(Color).count('from_value'), dir(Color).count('from_name')],
             }))
@@ -271,20 +272,25 @@ class TypedHelpersTest(unittest.TestCase):
         sentinel = Sentinel('default')
         self.assertIs(enum_backport.from_value(Color, 1), Color.RED)
         self.assertIs(enum_backport.from_value(Color, Color.GREEN), Color.GREEN)
-        self.assertIs(enum_backport.from_value(Color, 9, sentinel), sentinel)
-        self.assertIsNone(enum_backport.from_value(Color, 9, None))
+        self.assertIs(enum_backport.from_value(Color, 9, default=sentinel), sentinel)
+        self.assertIsNone(enum_backport.from_value(Color, 9, default=None))
         self.assertIs(enum_backport.from_value(Perm, 3), Perm.W | Perm.X)
         with self.assertRaises(ValueError) as cm:
             enum_backport.from_value(Color, 9)
         self.assertEqual(str(cm.exception), '9 is not a valid Color')
 
-    def test_default_by_keyword(self):
-        # As the methods take it: Color.from_value(3, default=None).
+    def test_default_is_keyword_only(self):
+        # As the methods take it: Color.from_value(3, default=None); a third
+        # positional argument is refused, hit or miss.
         sentinel = Sentinel('default')
-        self.assertIs(enum_backport.from_value(Color, 9, default=sentinel), sentinel)
-        self.assertIs(enum_backport.from_value(Color, 1, default=sentinel), Color.RED)
-        self.assertIs(enum_backport.from_name(Color, 'PURPLE', default=sentinel), sentinel)
-        self.assertIs(enum_backport.from_name(Color, 'RED', default=sentinel), Color.RED)
+        for function, probes in ((enum_backport.from_value, (9, 1)),
+                                 (enum_backport.from_name, ('PURPLE', 'RED'))):
+            for probe in probes:
+                with self.subTest(function=function.__name__, probe=probe):
+                    with self.assertRaisesRegex(
+                            TypeError, r'^%s\(\) takes 2 positional arguments but 3 were '
+                                       r'given$' % function.__name__):
+                        function(Color, probe, sentinel)
 
     def test_contains(self):
         self.assertIs(enum_backport.contains(Color, 1), True)
@@ -295,8 +301,8 @@ class TypedHelpersTest(unittest.TestCase):
     def test_from_name(self):
         sentinel = Sentinel('default')
         self.assertIs(enum_backport.from_name(Color, 'CRIMSON'), Color.RED)
-        self.assertIs(enum_backport.from_name(Color, 'mro', sentinel), sentinel)
-        self.assertIsNone(enum_backport.from_name(Color, [], None))
+        self.assertIs(enum_backport.from_name(Color, 'mro', default=sentinel), sentinel)
+        self.assertIsNone(enum_backport.from_name(Color, [], default=None))
         with self.assertRaises(ValueError) as cm:
             enum_backport.from_name(Color, 'PURPLE')
         self.assertEqual(str(cm.exception), "'PURPLE' is not a valid Color member name")
@@ -306,10 +312,10 @@ class TypedHelpersTest(unittest.TestCase):
         for cls in (Color, Perm):
             for probe in (1, 2, 3, 8, 'RED', 'R', None, [], 1.0, Color.RED):
                 with self.subTest(cls=cls, probe=probe):
-                    self.assertIs(enum_backport.from_value(cls, probe, sentinel),
-                                  cls.from_value(probe, sentinel))
-                    self.assertIs(enum_backport.from_name(cls, probe, sentinel),
-                                  cls.from_name(probe, sentinel))
+                    self.assertIs(enum_backport.from_value(cls, probe, default=sentinel),
+                                  cls.from_value(probe, default=sentinel))
+                    self.assertIs(enum_backport.from_name(cls, probe, default=sentinel),
+                                  cls.from_name(probe, default=sentinel))
 
     def test_misses_raise_like_the_methods(self):
         for probe in (9, 'x', []):
@@ -340,13 +346,13 @@ class TypedHelpersTest(unittest.TestCase):
 
         self.assertIs(1 in Early, True)
         self.assertIs(enum_backport.contains(Early, 1), True)
-        self.assertIs(enum_backport.from_value(Early, 1, None), Early.B)
+        self.assertIs(enum_backport.from_value(Early, 1, default=None), Early.B)
 
     def test_members_named_like_the_methods(self):
         # The helpers do the metaclass lookups, whatever the class defines.
         self.assertIs(enum_backport.from_value(Shadowed, 1), Shadowed['from_value'])
         self.assertIs(enum_backport.from_name(Shadowed, 'from_name'), Shadowed['from_name'])
-        self.assertIsNone(enum_backport.from_value(Shadowed, 3, None))
+        self.assertIsNone(enum_backport.from_value(Shadowed, 3, default=None))
 
 
 @backport_only

@@ -356,12 +356,12 @@ class MissingTest(unittest.TestCase):
                 with self.assertRaises(TypeError):
                     Verdict(probe)
                 with self.assertRaises(TypeError):
-                    Verdict.from_value(probe, None)
+                    Verdict.from_value(probe, default=None)
         self.assertIs('nothing' in Verdict, False)      # None: a miss
 
     def test_flag_missing_raising_value_error_is_a_miss(self):
         self.assertIs('value error' in Verdict, False)
-        self.assertIsNone(Verdict.from_value('value error', None))
+        self.assertIsNone(Verdict.from_value('value error', default=None))
         with self.assertRaises(ValueError) as cm:
             Verdict.from_value('value error')
         self.assertEqual(str(cm.exception), "no verdict for 'value error'")
@@ -370,7 +370,7 @@ class MissingTest(unittest.TestCase):
         with self.assertRaises(KeyError):
             'key error' in Verdict
         with self.assertRaises(KeyError):
-            Verdict.from_value('key error', None)
+            Verdict.from_value('key error', default=None)
 
     def test_flag_missing_calling_super_caches_pseudo_members(self):
         # What an override does, it does for `in` too: Flag._missing_
@@ -418,7 +418,7 @@ class MetaclassTest(unittest.TestCase):
         self.assertIs('anything' in Anything, True)
         self.assertIs([] in Anything, True)
         self.assertIs(Anything.from_value(1), Anything.ONLY)
-        self.assertIsNone(Anything.from_value(2, None))
+        self.assertIsNone(Anything.from_value(2, default=None))
 
     def test_override_calling_super(self):
         del CONTAINS_LOG[:]
@@ -468,7 +468,7 @@ class MetaclassTest(unittest.TestCase):
         for enum_class in (Color, Switch, Sets, Empty):
             with self.subTest(enum_class=enum_class):
                 self.assertIs(Thing() in enum_class, False)
-                self.assertIsNone(enum_class.from_value(Thing(), None))
+                self.assertIsNone(enum_class.from_value(Thing(), default=None))
 
     def test_subclass_without_override_inherits(self):
         self.assertIs(1 in Inherits, True)
@@ -477,7 +477,7 @@ class MetaclassTest(unittest.TestCase):
 
 
 class SpecEquivalenceTest(unittest.TestCase):
-    """`value in E` is `E.from_value(value, None) is not None` (SPEC.md)."""
+    """`value in E` is `E.from_value(value, default=None) is not None` (SPEC.md)."""
 
     def classes(self):
         # Not Enum, Flag and friends themselves: every enum member is an
@@ -503,7 +503,7 @@ class SpecEquivalenceTest(unittest.TestCase):
             for probe in self.probes:
                 with self.subTest(cls=cls, probe=probe):
                     found = probe in cls
-                    self.assertIs(found, cls.from_value(probe, None) is not None)
+                    self.assertIs(found, cls.from_value(probe, default=None) is not None)
                     # A second time, after from_value may have created a
                     # pseudo-member: the answer must not change.
                     self.assertIs(probe in cls, found)
@@ -522,8 +522,8 @@ class StrEnumTest(unittest.TestCase):
         self.assertIs('a' in S, False)    # only a name
         self.assertIs(S.from_value('b'), S.a)
         self.assertIs(S.from_name('b'), S.b)
-        self.assertIsNone(S.from_value('a', None))
-        self.assertIsNone(S.from_name('c', None))
+        self.assertIsNone(S.from_value('a', default=None))
+        self.assertIsNone(S.from_name('c', default=None))
         with self.assertRaises(ValueError) as cm:
             S.from_value('a')
         self.assertEqual(str(cm.exception), _support.not_valid('a', S))

@@ -16,10 +16,12 @@ release that changes the rules again fails here until a table holds them.
 
 import enum
 import unittest
+from decimal import Decimal
 from enum import Flag, IntFlag
+from fractions import Fraction
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
-from _support import HAS_BOUNDARY, Sentinel, backport_only, not_valid
+from _support import HAS_BOUNDARY, Sentinel, backport_only, needs_flag_pr, not_valid
 
 MISS = 'miss'
 EJECTED = 'ejected'   # an EJECT flag hands back the plain int
@@ -113,8 +115,8 @@ class TableMixin:
         for value, expected in table.items():
             with self.subTest(cls=cls, value=value, op='from_value'):
                 if expected is MISS:
-                    self.assertIs(cls.from_value(value, sentinel), sentinel)
-                    self.assertIsNone(cls.from_value(value, None))
+                    self.assertIs(cls.from_value(value, default=sentinel), sentinel)
+                    self.assertIsNone(cls.from_value(value, default=None))
                     # (the message: test_miss_message_for_an_invalid_int)
                     with self.assertRaises(ValueError):
                         cls.from_value(value)
@@ -124,13 +126,13 @@ class TableMixin:
                     result = cls.from_value(value)
                     self.assertIs(type(result), int)
                     self.assertEqual(result, value)
-                    self.assertEqual(cls.from_value(value, sentinel), value)
+                    self.assertEqual(cls.from_value(value, default=sentinel), value)
                     self.assertEqual(cls(value), value)
                 else:
                     result = cls.from_value(value)
                     self.assertIsInstance(result, cls)
                     self.assertEqual(result._value_, expected)
-                    self.assertIs(cls.from_value(value, sentinel), result)
+                    self.assertIs(cls.from_value(value, default=sentinel), result)
                     self.assertIs(cls(value), result)
                     self.assertIs(value in cls, True)
 
@@ -188,7 +190,7 @@ class FlagTableTest(TableMixin, unittest.TestCase):
             for value in NON_INTS:
                 with self.subTest(cls=cls, base=base, value=value):
                     self.assertIs(value in cls, False)
-                    self.assertIs(cls.from_value(value, sentinel), sentinel)
+                    self.assertIs(cls.from_value(value, default=sentinel), sentinel)
                     with self.assertRaises(ValueError) as cm:
                         cls.from_value(value)
                     self.assertEqual(str(cm.exception), not_valid(value, cls))
@@ -250,7 +252,7 @@ class ConstructorAgreementTest(unittest.TestCase):
                         expected = oracle(value)
                     except ValueError:
                         expected = None
-                    result = probed.from_value(value, None)
+                    result = probed.from_value(value, default=None)
                     if expected is None:
                         self.assertIsNone(result)
                     elif isinstance(expected, oracle):
@@ -262,6 +264,72 @@ class ConstructorAgreementTest(unittest.TestCase):
                         self.assertIs(type(result), int)
                         self.assertEqual(result, expected)
                     self.assertIs(contained[value], isinstance(result, probed))
+
+
+class HashEqualProbeTest(unittest.TestCase):
+    """A probe that is not an int but equals one and hashes alike, in every history.
+
+    The constructor looks a value up in the value map before it asks
+    ``_missing_``, which refuses anything but an int: so ``F(3.0)`` raises
+    until a pseudo-member for 3 has been made and cached (by ``F(3)``, by
+    ``F.A | F.B``, by ``F.from_value(3)``), and from then on returns it.
+    ``3.0 in F`` and ``F.from_value(3.0)`` must follow the constructor
+    there too: ``x in F`` is True exactly when ``F(x)`` returns a member.
+    """
+
+    PROBES = (3.0, Fraction(3), Decimal(3))
+    HISTORIES = (
+        ('F(3)', lambda F: F(3)),
+        ('F.A | F.B', lambda F: F.A | F.B),
+        ('F.from_value(3)', lambda F: F.from_value(3)),
+    )
+
+    def assert_agrees(self, cls, history):
+        """`in` and from_value give what cls(probe) gives, and make nothing."""
+        for probe in self.PROBES:
+            with self.subTest(cls=cls.__qualname__, history=history, probe=probe):
+                before = dict(cls._value2member_map_)
+                found = probe in cls
+                result = cls.from_value(probe, default=None)
+                self.assertEqual(cls._value2member_map_, before)
+                try:
+                    expected = cls(probe)
+                except (ValueError, TypeError):   # TypeError: Flag up to 3.10
+                    expected = None
+                self.assertIs(result, expected)
+                self.assertIs(found, expected is not None)
+
+    def test_before_any_pseudo_member(self):
+        for base in (Flag, IntFlag):
+            F = abc(base)
+            self.assert_agrees(F, 'none')
+            for probe in self.PROBES:
+                with self.subTest(base=base.__name__, probe=probe):
+                    self.assertIs(probe in F, False)
+                    self.assertIsNone(F.from_value(probe, default=None))
+
+    def test_after_a_pseudo_member_is_cached(self):
+        for base in (Flag, IntFlag):
+            for history, make in self.HISTORIES:
+                F = abc(base)
+                pseudo = make(F)
+                self.assertIs(F(3), pseudo)   # made once, then found
+                self.assert_agrees(F, history)
+                for probe in self.PROBES:
+                    with self.subTest(base=base.__name__, history=history, probe=probe):
+                        self.assertIs(probe in F, True)
+                        self.assertIs(F.from_value(probe, default=None), pseudo)
+                        self.assertIs(F.from_value(probe), pseudo)
+
+    @needs_flag_pr
+    def test_in_alone_caches_nothing_for_them_to_find(self):
+        for base in (Flag, IntFlag):
+            F = abc(base)
+            self.assertIs(3 in F, True)
+            self.assert_agrees(F, '3 in F')
+            for probe in self.PROBES:
+                with self.subTest(base=base.__name__, probe=probe):
+                    self.assertIs(probe in F, False)
 
 
 @unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
@@ -290,8 +358,8 @@ class BoundaryTest(TableMixin, unittest.TestCase):
         E = abc(boundary=enum.EJECT)
         self.assertEqual(E.from_value(8), 8)
         self.assertIs(8 in E, False)
-        self.assertIs(E.from_value(8, None), 8)
-        self.assertIs(type(E.from_value(9, None)), int)
+        self.assertIs(E.from_value(8, default=None), 8)
+        self.assertIs(type(E.from_value(9, default=None)), int)
 
     def test_defaults(self):
         self.assertIs(Flag._boundary_, enum.STRICT)
@@ -402,7 +470,7 @@ class NegativeValueTest(TableMixin, unittest.TestCase):
         E = reproducer(boundary=enum.STRICT)
         self.assertIs(-56 in E, expected is not None)
         self.assertNotIn(-56, E._value2member_map_)
-        result = E.from_value(-56, None)
+        result = E.from_value(-56, default=None)
         if expected is None:
             self.assertIsNone(result)
             with self.assertRaises(ValueError):
@@ -439,7 +507,7 @@ class NegativeRuleProbeTest(unittest.TestCase):
                 with self.subTest(boundary=name, value=value):
                     cls = multi(IntFlag, boundary=boundary)
                     self.assertIs(value in cls, isinstance(expected, int))
-                    result = cls.from_value(value, None)
+                    result = cls.from_value(value, default=None)
                     if expected is MISS:
                         self.assertIsNone(result)
                     elif expected is EJECTED:

@@ -1,4 +1,4 @@
-"""EnumCls.from_name(name, /, default=<not given>)."""
+"""EnumCls.from_name(name, /, *, default=<not given>)."""
 
 import unittest
 from enum import Enum, Flag, IntEnum, IntFlag
@@ -65,27 +65,27 @@ class FromNameTest(unittest.TestCase):
 
     def test_alias(self):
         self.assertIs(Color.from_name('CRIMSON'), Color.RED)
-        self.assertIs(Color.from_name('CRIMSON', None), Color.RED)
+        self.assertIs(Color.from_name('CRIMSON', default=None), Color.RED)
 
     def test_flag_members(self):
         self.assertIs(Perm.from_name('R'), Perm.R)
         self.assertIs(Perm.from_name('RWX'), Perm.RWX)
-        self.assertIsNone(Perm.from_name('R|W', None))
+        self.assertIsNone(Perm.from_name('R|W', default=None))
 
     def test_is_the_same_as_members_mapping(self):
         for cls in (Color, Perm, Reserved):
             for name in list(cls.__members__) + list(NOT_MEMBERS):
                 with self.subTest(cls=cls, name=name):
                     expected = cls.__members__.get(name)
-                    self.assertIs(meta_from_name(cls, name, None), expected)
+                    self.assertIs(meta_from_name(cls, name, default=None), expected)
 
     def test_values_are_not_names(self):
-        self.assertIsNone(Color.from_name(1, None))
-        self.assertIsNone(Color.from_name('1', None))
+        self.assertIsNone(Color.from_name(1, default=None))
+        self.assertIsNone(Color.from_name('1', default=None))
 
     def test_case_matters(self):
-        self.assertIsNone(Color.from_name('red', None))
-        self.assertIsNone(Color.from_name(' RED', None))
+        self.assertIsNone(Color.from_name('red', default=None))
+        self.assertIsNone(Color.from_name(' RED', default=None))
 
     def test_miss_message(self):
         with self.assertRaises(ValueError) as cm:
@@ -97,17 +97,17 @@ class FromNameTest(unittest.TestCase):
 
     def test_default(self):
         sentinel = Sentinel('default')
-        self.assertIs(Color.from_name('PURPLE', sentinel), sentinel)
         self.assertIs(Color.from_name('PURPLE', default=sentinel), sentinel)
-        self.assertIsNone(Color.from_name('PURPLE', None))
-        self.assertIs(Color.from_name('PURPLE', Color.BLUE), Color.BLUE)
-        self.assertIs(Color.from_name('RED', sentinel), Color.RED)
+        self.assertIs(Color.from_name('PURPLE', default=sentinel), sentinel)
+        self.assertIsNone(Color.from_name('PURPLE', default=None))
+        self.assertIs(Color.from_name('PURPLE', default=Color.BLUE), Color.BLUE)
+        self.assertIs(Color.from_name('RED', default=sentinel), Color.RED)
 
     def test_not_members(self):
         sentinel = Sentinel('default')
         for name in NOT_MEMBERS:
             with self.subTest(name=name):
-                self.assertIs(Color.from_name(name, sentinel), sentinel)
+                self.assertIs(Color.from_name(name, default=sentinel), sentinel)
                 with self.assertRaises(ValueError) as cm:
                     Color.from_name(name)
                 self.assertEqual(str(cm.exception), not_valid_name(name, Color))
@@ -116,10 +116,10 @@ class FromNameTest(unittest.TestCase):
         self.assertIs(meta_from_name(Reserved, 'name'), Reserved['name'])
         self.assertIs(meta_from_name(Reserved, 'value'), Reserved['value'])
         self.assertIs(meta_from_name(Reserved, 'from_value'), Reserved['from_value'])
-        self.assertIs(meta_from_name(Reserved, 'from_name', None), Reserved['from_name'])
+        self.assertIs(meta_from_name(Reserved, 'from_name', default=None), Reserved['from_name'])
         self.assertEqual(Reserved['value'].value, 2)
-        self.assertIsNone(meta_from_name(Reserved, '__members__', None))
-        self.assertIsNone(meta_from_name(Reserved, 'mro', None))
+        self.assertIsNone(meta_from_name(Reserved, '__members__', default=None))
+        self.assertIsNone(meta_from_name(Reserved, 'mro', default=None))
         with self.assertRaises(ValueError) as cm:
             meta_from_name(Reserved, '_missing_')
         self.assertEqual(str(cm.exception), "'_missing_' is not a valid Reserved member name")
@@ -128,7 +128,7 @@ class FromNameTest(unittest.TestCase):
         sentinel = Sentinel('default')
         for name in (1, 1.0, None, b'RED', ('RED',), Color.RED, [], ['RED'], {}, {'RED'}):
             with self.subTest(name=name):
-                self.assertIs(Color.from_name(name, sentinel), sentinel)
+                self.assertIs(Color.from_name(name, default=sentinel), sentinel)
                 with self.assertRaises(ValueError) as cm:
                     Color.from_name(name)
                 self.assertEqual(str(cm.exception), not_valid_name(name, Color))
@@ -146,7 +146,7 @@ class FromNameTest(unittest.TestCase):
                 return self.asked == 1 and str.__eq__(self, other)
 
         sentinel = Sentinel('default')
-        self.assertIn(Color.from_name(Fickle('GREEN'), sentinel), (Color.GREEN, sentinel))
+        self.assertIn(Color.from_name(Fickle('GREEN'), default=sentinel), (Color.GREEN, sentinel))
 
     def test_a_name_whose_comparison_raises(self):
         # Color[name] raises the KeyError of such a name as it raises a
@@ -171,13 +171,13 @@ class FromNameTest(unittest.TestCase):
         sentinel = Sentinel('default')
         for when in ('hash', 'eq'):
             with self.subTest(when=when):
-                self.assertIs(Color.from_name(Raising(KeyError('GREEN'), when), sentinel),
+                self.assertIs(Color.from_name(Raising(KeyError('GREEN'), when), default=sentinel),
                               sentinel)
                 with self.assertRaises(ValueError):
                     Color.from_name(Raising(KeyError('GREEN'), when))
-                for default in ((), (sentinel,)):
+                for default in ({}, {'default': sentinel}):
                     with self.assertRaises(RuntimeError):
-                        Color.from_name(Raising(RuntimeError(when), when), *default)
+                        Color.from_name(Raising(RuntimeError(when), when), **default)
 
     def test_memberless(self):
         sentinel = Sentinel('default')
@@ -185,7 +185,7 @@ class FromNameTest(unittest.TestCase):
         for cls in classes:
             for name in ('x', 'RED', 'mro', 1, []):
                 with self.subTest(cls=cls, name=name):
-                    self.assertIs(cls.from_name(name, sentinel), sentinel)
+                    self.assertIs(cls.from_name(name, default=sentinel), sentinel)
                     with self.assertRaises(ValueError) as cm:
                         cls.from_name(name)
                     self.assertEqual(str(cm.exception), not_valid_name(name, cls))
@@ -196,12 +196,26 @@ class FromNameTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             Color.from_name(name='RED')   # positional-only
         with self.assertRaises(TypeError):
-            Color.from_name('RED', None, None)
+            Color.from_name('RED', default=None, fallback=None)
+
+    def test_default_is_keyword_only(self):
+        # As from_value's: a second positional argument is refused, hit or
+        # miss, through the class or the metaclass.
+        sentinel = Sentinel('default')
+        for args in (('PURPLE', None), ('RED', None), ('PURPLE', sentinel),
+                     ('RED', None, None)):
+            with self.subTest(args=args):
+                message = (r'from_name\(\) takes 2 positional arguments but %d were given'
+                           % (len(args) + 1))
+                with self.assertRaisesRegex(TypeError, message):
+                    Color.from_name(*args)
+                with self.assertRaisesRegex(TypeError, message):
+                    type(Color).from_name(Color, *args)
 
 
-def meta_from_name(cls, *args):
+def meta_from_name(cls, name, **default):
     """from_name reached through the metaclass, past a member that shadows it."""
-    return type(cls).from_name(cls, *args)
+    return type(cls).from_name(cls, name, **default)
 
 
 if __name__ == '__main__':

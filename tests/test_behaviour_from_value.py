@@ -1,6 +1,7 @@
-"""EnumCls.from_value(value, /, default=<not given>)."""
+"""EnumCls.from_value(value, /, *, default=<not given>)."""
 
 import enum
+import sys
 import unittest
 from enum import Enum, Flag, IntEnum, IntFlag
 
@@ -30,6 +31,16 @@ class Sets(Enum):
 
 class Nested(Enum):
     PAIR = ([1], 2)
+
+
+class Planet(Enum):
+    """Tuple values: from 3.12 ``Planet(mass, radius)`` packs its arguments."""
+    MERCURY = (3.303e+23, 2.4397e6)
+    VENUS = (4.869e+24, 6.0518e6)
+
+    def __init__(self, mass, radius):
+        self.mass = mass
+        self.radius = radius
 
 
 class Lenient(Enum):
@@ -163,7 +174,7 @@ class LookupTest(unittest.TestCase):
         for cls, probe in cases:
             with self.subTest(cls=cls, probe=probe):
                 self.assertIs(isinstance(probe, cls), True)
-                self.assertIs(cls.from_value(probe, Sentinel), Sentinel)
+                self.assertIs(cls.from_value(probe, default=Sentinel), Sentinel)
                 with self.assertRaises(ValueError) as caught:
                     cls.from_value(probe)
                 self.assertEqual(str(caught.exception), not_valid(probe, cls))
@@ -174,7 +185,7 @@ class LookupTest(unittest.TestCase):
                         cls(probe)
         self.assertIs(Claimed.from_value(1), Claimed.ONLY)
         self.assertIs(Claimed.from_value(Claimed.ONLY), Claimed.ONLY)
-        self.assertIs(Base.from_value(Sub.X, None), None)
+        self.assertIs(Base.from_value(Sub.X, default=None), None)
         self.assertIs(Sub.from_value(Sub.X), Sub.X)
 
     def test_value(self):
@@ -193,21 +204,21 @@ class LookupTest(unittest.TestCase):
         self.assertIs(Color.from_value(3.0), Color.BLUE)
         self.assertIs(Num.from_value(1.0), Num.ONE)
         self.assertIs(Num.from_value(True), Num.ONE)
-        self.assertIsNone(Color.from_value(1.5, None))
-        self.assertIsNone(Color.from_value(False, None))
-        self.assertIsNone(Color.from_value('1', None))
+        self.assertIsNone(Color.from_value(1.5, default=None))
+        self.assertIsNone(Color.from_value(False, default=None))
+        self.assertIsNone(Color.from_value('1', default=None))
 
     def test_intenum_member_as_a_value(self):
         self.assertIs(Color.from_value(Num.ONE), Color.RED)
         self.assertIs(Count.from_value(Num.ONE), Count.ONE)
-        self.assertIsNone(Count.from_value(Num.TWO, None))
-        self.assertIsNone(Num.from_value(Color.RED, None))   # Color.RED != 1
-        self.assertIsNone(Color.from_value(Sets.THREE, None))
+        self.assertIsNone(Count.from_value(Num.TWO, default=None))
+        self.assertIsNone(Num.from_value(Color.RED, default=None))   # Color.RED != 1
+        self.assertIsNone(Color.from_value(Sets.THREE, default=None))
 
     def test_none_value(self):
         self.assertIs(Opt.from_value(None), Opt.NOTHING)
-        self.assertIs(Opt.from_value(None, Opt.SOME), Opt.NOTHING)
-        self.assertIs(Opt.from_value(2, Opt.SOME), Opt.SOME)
+        self.assertIs(Opt.from_value(None, default=Opt.SOME), Opt.NOTHING)
+        self.assertIs(Opt.from_value(2, default=Opt.SOME), Opt.SOME)
 
     @_support.backport_only
     def test_the_constructor_still_misses_an_equal_hashable_value(self):
@@ -227,7 +238,7 @@ class LookupTest(unittest.TestCase):
         self.assertIs(Sets.from_value(3), Sets.THREE)
         for probe in ([], 1, 2, {2}, [3], (2,), frozenset(), {'b'}, 'a'):
             with self.subTest(probe=probe):
-                self.assertIsNone(Sets.from_value(probe, None))
+                self.assertIsNone(Sets.from_value(probe, default=None))
                 with self.assertRaises(ValueError) as cm:
                     Sets.from_value(probe)
                 self.assertEqual(str(cm.exception), not_valid(probe, Sets))
@@ -243,12 +254,12 @@ class LookupTest(unittest.TestCase):
         sentinel = Sentinel('default')
         for probe in ([], {}, set(), [1], {1: 1}, bytearray(b'\x01'), ([1],)):
             with self.subTest(probe=probe):
-                self.assertIs(Color.from_value(probe, sentinel), sentinel)
+                self.assertIs(Color.from_value(probe, default=sentinel), sentinel)
                 with self.assertRaises(ValueError) as cm:
                     Color.from_value(probe)
                 self.assertEqual(str(cm.exception), not_valid(probe, Color))
         self.assertIs(Nested.from_value(([1], 2)), Nested.PAIR)
-        self.assertIsNone(Nested.from_value(([1], 3), None))
+        self.assertIsNone(Nested.from_value(([1], 3), default=None))
 
 
 class MissTest(unittest.TestCase):
@@ -280,16 +291,15 @@ class MissTest(unittest.TestCase):
 
     def test_default(self):
         sentinel = Sentinel('default')
-        self.assertIs(Color.from_value(9, sentinel), sentinel)
         self.assertIs(Color.from_value(9, default=sentinel), sentinel)
-        self.assertIsNone(Color.from_value(9, None))
-        self.assertIs(Color.from_value(9, Color.RED), Color.RED)
-        self.assertEqual(Color.from_value(9, 0), 0)
-        self.assertIs(Color.from_value(1, sentinel), Color.RED)
+        self.assertIsNone(Color.from_value(9, default=None))
+        self.assertIs(Color.from_value(9, default=Color.RED), Color.RED)
+        self.assertEqual(Color.from_value(9, default=0), 0)
+        self.assertIs(Color.from_value(1, default=sentinel), Color.RED)
 
     def test_names_are_not_values(self):
-        self.assertIsNone(Color.from_value('RED', None))
-        self.assertIsNone(Color.from_value('CRIMSON', None))
+        self.assertIsNone(Color.from_value('RED', default=None))
+        self.assertIsNone(Color.from_value('CRIMSON', default=None))
 
     def test_signature(self):
         with self.assertRaises(TypeError):
@@ -297,7 +307,21 @@ class MissTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             Color.from_value(value=1)   # positional-only
         with self.assertRaises(TypeError):
-            Color.from_value(1, None, None)
+            Color.from_value(1, default=None, fallback=None)
+
+    def test_default_is_keyword_only(self):
+        # A second positional argument is refused as Python refuses one for
+        # any keyword-only parameter, hit or miss, through the class or the
+        # metaclass.
+        sentinel = Sentinel('default')
+        for args in ((9, None), (1, None), (9, sentinel), (1, None, None)):
+            with self.subTest(args=args):
+                message = (r'from_value\(\) takes 2 positional arguments but %d were given'
+                           % (len(args) + 1))
+                with self.assertRaisesRegex(TypeError, message):
+                    Color.from_value(*args)
+                with self.assertRaisesRegex(TypeError, message):
+                    type(Color).from_value(Color, *args)
 
 
 class MemberlessTest(unittest.TestCase):
@@ -313,19 +337,19 @@ class MemberlessTest(unittest.TestCase):
         for cls in self.classes():
             for probe in (0, 1, -1, 'x', '', None, [], {}, ('Name', 'A B')):
                 with self.subTest(cls=cls, probe=probe):
-                    self.assertIs(cls.from_value(probe, sentinel), sentinel)
-                    self.assertIsNone(cls.from_value(probe, None))
+                    self.assertIs(cls.from_value(probe, default=sentinel), sentinel)
+                    self.assertIsNone(cls.from_value(probe, default=None))
                     with self.assertRaises(ValueError) as cm:
                         cls.from_value(probe)
                     self.assertEqual(str(cm.exception), not_valid(probe, cls))
         self.assertEqual(HOLLOW_CALLS, [])   # no members: _missing_ is not asked
 
     def test_never_the_functional_api(self):
-        self.assertIsNone(Enum.from_value('x', None))
+        self.assertIsNone(Enum.from_value('x', default=None))
         # With the constructor these would make a new enum class 'Color'.
-        self.assertEqual(Enum.from_value('Color', 'RED GREEN'), 'RED GREEN')
-        self.assertEqual(IntEnum.from_value('Num', [('ONE', 1)]), [('ONE', 1)])
-        self.assertEqual(Flag.from_value('Perm', 'R W X'), 'R W X')
+        self.assertEqual(Enum.from_value('Color', default='RED GREEN'), 'RED GREEN')
+        self.assertEqual(IntEnum.from_value('Num', default=[('ONE', 1)]), [('ONE', 1)])
+        self.assertEqual(Flag.from_value('Perm', default='R W X'), 'R W X')
         with self.assertRaises(ValueError) as cm:
             Enum.from_value('Color')
         self.assertEqual(str(cm.exception), "'Color' is not a valid Enum")
@@ -335,7 +359,7 @@ class MemberlessTest(unittest.TestCase):
 
     def test_subclass_with_members(self):
         self.assertIs(Greeting.from_value('hello'), Greeting.HELLO)
-        self.assertIsNone(Behaviour.from_value('hello', None))
+        self.assertIsNone(Behaviour.from_value('hello', default=None))
 
 
 class MissingHookTest(unittest.TestCase):
@@ -346,7 +370,7 @@ class MissingHookTest(unittest.TestCase):
 
     def test_missing_maps_values(self):
         self.assertIs(Answer.from_value('Yes'), Answer.YES)
-        self.assertIs(Answer.from_value('NO', None), Answer.NO)
+        self.assertIs(Answer.from_value('NO', default=None), Answer.NO)
         self.assertEqual(ANSWER_CALLS, ['Yes', 'NO'])
 
     def test_missing_not_asked_for_a_hit(self):
@@ -356,7 +380,7 @@ class MissingHookTest(unittest.TestCase):
 
     def test_missing_returning_none_is_a_miss(self):
         sentinel = Sentinel('default')
-        self.assertIs(Answer.from_value('maybe', sentinel), sentinel)
+        self.assertIs(Answer.from_value('maybe', default=sentinel), sentinel)
         with self.assertRaises(ValueError) as cm:
             Answer.from_value('maybe')
         self.assertEqual(str(cm.exception), "'maybe' is not a valid Answer")
@@ -368,10 +392,10 @@ class MissingHookTest(unittest.TestCase):
             Raising.from_value(2)
         self.assertIs(cm.exception, RAISED[-1])
         with self.assertRaises(KeyError) as cm:
-            Raising.from_value(2, sentinel)
+            Raising.from_value(2, default=sentinel)
         self.assertIs(cm.exception, RAISED[-1])
         with self.assertRaises(KeyError):
-            Raising.from_value(2, None)
+            Raising.from_value(2, default=None)
         self.assertEqual(len(RAISED), 3)
         self.assertIs(2 in Raising, False)   # `in` does not ask a non-Flag's _missing_
         self.assertEqual(len(RAISED), 3)
@@ -391,7 +415,7 @@ class MissingHookTest(unittest.TestCase):
 
     def test_flag_missing_raising_keyerror_propagates(self):
         with self.assertRaises(KeyError) as cm:
-            FlagRaising.from_value(2, None)
+            FlagRaising.from_value(2, default=None)
         self.assertIs(cm.exception, RAISED[-1])
 
     def test_missing_raising_valueerror(self):
@@ -400,8 +424,8 @@ class MissingHookTest(unittest.TestCase):
             Picky.from_value(2)
         self.assertIs(cm.exception, RAISED[-1])   # its own, as the constructor raises it
         self.assertEqual(str(cm.exception), 'Picky only takes 1, not 2')
-        self.assertIs(Picky.from_value(2, sentinel), sentinel)
-        self.assertIs(Picky.from_value(1, sentinel), Picky.A)
+        self.assertIs(Picky.from_value(2, default=sentinel), sentinel)
+        self.assertIs(Picky.from_value(1, default=sentinel), Picky.A)
 
     def test_missing_returning_a_non_member_propagates(self):
         sentinel = Sentinel('default')
@@ -413,10 +437,50 @@ class MissingHookTest(unittest.TestCase):
                     cls.from_value(2)
                 self.assertEqual(str(cm.exception), str(expected.exception))
                 with self.assertRaises(TypeError) as cm:
-                    cls.from_value(2, sentinel)
+                    cls.from_value(2, default=sentinel)
                 self.assertEqual(str(cm.exception), str(expected.exception))
-                self.assertIs(cls.from_value(1, sentinel), cls.A)
+                self.assertIs(cls.from_value(1, default=sentinel), cls.A)
                 self.assertIs(2 in cls, False)
+
+
+class TupleValueTest(unittest.TestCase):
+    """Why the default is keyword-only (SPEC.md): a value that is a tuple."""
+
+    def test_the_constructor_packs_positional_arguments(self):
+        # The trap a positional default would set: the constructor takes a
+        # tuple value as separate arguments (from 3.12; before, a second
+        # argument asks the functional API, which refuses a class with
+        # members).
+        mass, radius = Planet.MERCURY.value
+        if sys.version_info >= (3, 12):
+            self.assertIs(Planet(mass, radius), Planet.MERCURY)
+            # ...which from_value gives for the value as one tuple.
+            self.assertIs(Planet.from_value((mass, radius)), Planet(mass, radius))
+        else:
+            with self.assertRaises(TypeError):
+                Planet(mass, radius)
+
+    def test_two_arguments_are_a_type_error(self):
+        # With a positional default this would be a miss that returns
+        # `radius`, the hit or miss depending on nothing the caller meant.
+        mass, radius = Planet.MERCURY.value
+        for args in ((mass, radius), (Planet.VENUS.mass, radius), (1.0, 2.0)):
+            with self.subTest(args=args):
+                with self.assertRaises(TypeError):
+                    Planet.from_value(*args)
+                with self.assertRaises(TypeError):
+                    type(Planet).from_value(Planet, *args)
+
+    def test_the_value_as_one_tuple(self):
+        mass, radius = Planet.MERCURY.value
+        mass_radius = (mass, radius)
+        self.assertIs(Planet.from_value((mass, radius)), Planet.MERCURY)
+        self.assertIs(Planet.from_value(mass_radius, default=None), Planet.MERCURY)
+        self.assertIs(Planet.from_value(Planet.VENUS.value, default=None), Planet.VENUS)
+        self.assertIsNone(Planet.from_value((mass, 1.0), default=None))
+        with self.assertRaises(ValueError) as cm:
+            Planet.from_value((mass, 1.0))
+        self.assertEqual(str(cm.exception), not_valid((mass, 1.0), Planet))
 
 
 class ConstructorTest(unittest.TestCase):

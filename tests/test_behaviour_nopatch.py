@@ -271,6 +271,17 @@ class FunctionsTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             contains(self.Color, value=1)
 
+    def test_default_is_keyword_only(self):
+        # A third positional argument is refused as Python refuses one for a
+        # keyword-only parameter, with the function's own name.
+        for function, probe in ((from_value, 9), (from_value, 1),
+                                (from_name, 'PURPLE'), (from_name, 'RED')):
+            with self.subTest(function=function.__name__, probe=probe):
+                with self.assertRaises(TypeError) as cm:
+                    function(self.Color, probe, None)
+                self.assertEqual(str(cm.exception), '%s() takes 2 positional arguments but '
+                                 '3 were given' % function.__name__)
+
     def test_a_wrong_call_names_the_function(self):
         # Up to 3.9 the message of a call with missing arguments names the
         # function by its code, not by __name__.
@@ -302,6 +313,9 @@ class FunctionsTest(unittest.TestCase):
                 parameters = list(inspect.signature(function).parameters.values())
                 self.assertEqual(parameters[0].name, 'enum_class')
                 self.assertIs(parameters[1].kind, inspect.Parameter.POSITIONAL_ONLY)
+                if function is not contains:
+                    self.assertEqual(parameters[2].name, 'default')
+                    self.assertIs(parameters[2].kind, inspect.Parameter.KEYWORD_ONLY)
 
     def test_classes_looked_up_then_dropped_are_forgotten(self):
         seen = enum_backport_nopatch._lookup._SEEN
@@ -310,7 +324,7 @@ class FunctionsTest(unittest.TestCase):
             class Passing(Enum):
                 A = {1}
             self.assertIs(contains(Passing, frozenset({1})), True)
-            self.assertIs(from_value(Passing, 2, None), None)
+            self.assertIs(from_value(Passing, 2, default=None), None)
             del Passing
             gc.collect()
         self.assertLessEqual(len(seen), before + 1)

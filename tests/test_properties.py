@@ -555,9 +555,9 @@ class Checks:
         before = snapshot(cls)
         if kind == RAISE:
             with self.assertRaises(detail, msg=what):
-                from_value(cls, value, DEFAULT)
+                from_value(cls, value, default=DEFAULT)
         else:
-            result = from_value(cls, value, DEFAULT)
+            result = from_value(cls, value, default=DEFAULT)
             if kind == MISS:
                 self.assertIs(result, DEFAULT, what)
                 if spec.missing == 'stock':
@@ -606,8 +606,8 @@ class Checks:
             # Only a Flag's own _missing_ is ever consulted by `in`.
             self.assertUnchanged(before, cls, what)
         if spec.missing == 'stock' and not (spec.boundary == 'EJECT' and is_flag(spec)):
-            # SPEC.md: `v in E` is `E.from_value(v, None) is not None`.
-            self.assertIs(found, from_value(cls, value, None) is not None, what)
+            # SPEC.md: `v in E` is `E.from_value(v, default=None) is not None`.
+            self.assertIs(found, from_value(cls, value, default=None) is not None, what)
             self.assertIs(value in cls, found, what + ' (asked again)')
 
     # -- from_name ------------------------------------------------------
@@ -621,7 +621,7 @@ class Checks:
         except (KeyError, TypeError):
             expected = DEFAULT
         before = snapshot(cls)
-        self.assertIs(from_name(cls, name, DEFAULT), expected, what)
+        self.assertIs(from_name(cls, name, default=DEFAULT), expected, what)
         if expected is DEFAULT:
             with self.assertRaises(ValueError, msg=what) as caught:
                 from_name(cls, name)

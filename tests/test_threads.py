@@ -70,7 +70,7 @@ def worker():
             'has': [name for name in ('from_value', 'from_name')
                     if name in vars(enum.EnumMeta)],
             'from_value': Color.from_value(1) is Color.RED,
-            'default': Color.from_value(2, None) is None,
+            'default': Color.from_value(2, default=None) is None,
             'from_name': Color.from_name('RED') is Color.RED,
             'in': (1 in Color, 2 in Color, [] in Color),
             'dir': 'from_value' in dir(Color) or 'from_name' in dir(Color),
@@ -280,9 +280,9 @@ class ConcurrentLookupTests(unittest.TestCase):
                     found = value in cls
                     if found is not (expected[0] == 'member'):
                         errors.append('%r in %s gave %r' % (value, cls.__name__, found))
-                    got = answer(from_value(cls, value, None), cls)
+                    got = answer(from_value(cls, value, default=None), cls)
                     if got != expected:
-                        errors.append('from_value(%r, None) gave %r, not %r'
+                        errors.append('from_value(%r, default=None) gave %r, not %r'
                                       % (value, got, expected))
                     try:
                         got = answer(from_value(cls, value), cls)
@@ -291,7 +291,7 @@ class ConcurrentLookupTests(unittest.TestCase):
                     if got != expected:
                         errors.append('from_value(%r) gave %r, not %r' % (value, got, expected))
                 for name in NAMES:
-                    got = answer(from_name(cls, name, None), cls)
+                    got = answer(from_name(cls, name, default=None), cls)
                     if got != expected_names[name]:
                         errors.append('from_name(%r) gave %r' % (name, got))
 
@@ -342,7 +342,7 @@ class ConcurrentLookupTests(unittest.TestCase):
                 self.race(cls, expected_values, expected_names)
                 # Afterwards every answer still holds, on one thread.
                 for value in PROBES:
-                    self.assertEqual(answer(from_value(cls, value, None), cls),
+                    self.assertEqual(answer(from_value(cls, value, default=None), cls),
                                      expected_values[value], value)
 
 
@@ -388,8 +388,8 @@ def reference(cls):
     """What one thread alone gets from `cls`, a copy no other thread touches."""
     values = {}
     for value in STRESS_VALUES:
-        values[value] = (value in cls, answer(from_value(cls, value, None), cls))
-    names = {name: answer(from_name(cls, name, None), cls) for name in STRESS_NAMES}
+        values[value] = (value in cls, answer(from_value(cls, value, default=None), cls))
+    names = {name: answer(from_name(cls, name, default=None), cls) for name in STRESS_NAMES}
     return values, names
 
 
@@ -426,9 +426,9 @@ class FreeThreadedStressTests(unittest.TestCase):
                     # Half the threads ask `in` first, half create first.
                     if (index + round_) % 2 and (value in cls) is not found_in:
                         errors.append('%r in %s is not %r' % (value, cls.__name__, found_in))
-                    result = from_value(cls, value, None)
+                    result = from_value(cls, value, default=None)
                     if answer(result, cls) != expected:
-                        errors.append('from_value(%s, %r, None) gave %r, not %r'
+                        errors.append('from_value(%s, %r, default=None) gave %r, not %r'
                                       % (cls.__name__, value, answer(result, cls), expected))
                     elif result is not None:
                         first = mine.setdefault(value, result)
@@ -438,9 +438,9 @@ class FreeThreadedStressTests(unittest.TestCase):
                     if (value in cls) is not found_in:
                         errors.append('%r in %s is not %r' % (value, cls.__name__, found_in))
                 for name in STRESS_NAMES:
-                    got = answer(from_name(cls, name, None), cls)
+                    got = answer(from_name(cls, name, default=None), cls)
                     if got != expected_names[name]:
-                        errors.append('from_name(%s, %r) gave %r, not %r'
+                        errors.append('from_name(%s, %r, default=None) gave %r, not %r'
                                       % (cls.__name__, name, got, expected_names[name]))
 
         def guarded(index):

@@ -3,8 +3,8 @@
 - tests/typing/example.py must check clean under mypy --strict and pyright;
   tests/typing/wrong.py, a control, must give one error per line it marks.
 - One set of overloads: the same lookups, written as methods
-  (``Color.from_value(x, None)``) and as typed functions
-  (``from_value(Color, x, None)``), must reveal the types in LOOKUPS under
+  (``Color.from_value(x, default=None)``) and as typed functions
+  (``from_value(Color, x, default=None)``), must reveal the types in LOOKUPS under
   every route: the mypy plugin, typeshed's enum.pyi with the 3.16 entry
   (mypy and pyright), and the typeshed copy that ``python -m enum_backport
   typeshed`` makes for pyright.
@@ -30,18 +30,17 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLE = os.path.join(HERE, 'typing', 'example.py')
 WRONG = os.path.join(HERE, 'typing', 'wrong.py')
-WRONG_LINES = 3
+WRONG_LINES = 5
 
 #: (method, arguments after the class, revealed type).  The methods are
 #: called as ``Color.method(args)``, the functions as ``method(Color, args)``.
 LOOKUPS = [
     ('from_value', 'value', 'Color'),
-    ('from_value', 'value, None', 'Color | None'),
-    ('from_value', "value, 'n/a'", 'Color | str'),
     ('from_value', 'value, default=None', 'Color | None'),
+    ('from_value', "value, default='n/a'", 'Color | str'),
     ('from_name', 'name', 'Color'),
-    ('from_name', 'name, None', 'Color | None'),
-    ('from_name', 'name, Color.RED', 'Color'),
+    ('from_name', 'name, default=None', 'Color | None'),
+    ('from_name', 'name, default=Color.RED', 'Color'),
     ('from_name', 'name, default=0', 'Color | int'),
 ]
 
@@ -365,7 +364,7 @@ def cases(value: object) -> None:
     reveal_type(value in Color)
     reveal_type(Own.from_value(1))
     reveal_type(Member.from_name)
-    reveal_type(Own.from_name('A', None))
+    reveal_type(Own.from_name('A', default=None))
 '''
 
 
@@ -397,13 +396,16 @@ class PluginTests(Checkers):
 
     def test_positional_only(self):
         # MethodSpec cannot say "positional-only"; the plugin edits the
-        # signature (a private piece: see enum_backport/mypy.py).
+        # signature (a private piece: see enum_backport/mypy.py).  The
+        # default is keyword-only: a second positional argument is an error.
         path = self.write('cases.py', 'import enum\nclass C(enum.Enum):\n    A = 1\n'
                                       'C.from_value(value=1)\nC.from_name(name="A")\n'
-                                      'C.from_name(1)\n')
+                                      'C.from_name(1)\nC.from_value(1, None)\n'
+                                      'C.from_name("A", None)\n'
+                                      'C.from_value(1, default=None)\n')
         result = self.mypy(path, plugin=True)
         errors = re.findall(r'cases\.py:(\d+): error', result.stdout)
-        self.assertEqual(sorted(set(map(int, errors))), [4, 5, 6], result.stdout)
+        self.assertEqual(sorted(set(map(int, errors))), [4, 5, 6, 7, 8], result.stdout)
 
     def test_incremental_cache(self):
         # enum comes from the cache in the second and third runs; a cache
@@ -467,7 +469,7 @@ class TypeshedEdit(unittest.TestCase):
         text = self.edit.add_methods(SMALL_STUB, gate=None, contains_any=True)
         self.assertNotIn('3, 16', text)
         self.assertIn('\n    @overload\n    def from_name(cls: type[_EnumMemberT], name: str, /, '
-                      'default: _T) -> _EnumMemberT | _T: ...\n', text)
+                      '*, default: _T) -> _EnumMemberT | _T: ...\n', text)
         self.assertNotIn('obj: Enum', text)
         self.assertEqual(text.count('def __contains__(self: type[Any], value: object)'), 2)
 

@@ -3,10 +3,10 @@
 Importing this package patches ``enum.EnumType`` in place (see `_patch`),
 so that on every enum class::
 
-    Color.from_value(1)            # the member whose value is 1
-    Color.from_value(9, None)      # None: no member has that value
-    Color.from_name('RED')         # the member called RED
-    1 in Color                     # True: a value of a member
+    Color.from_value(1)                # the member whose value is 1
+    Color.from_value(9, default=None)  # None: no member has that value
+    Color.from_name('RED')             # the member called RED
+    1 in Color                         # True: a value of a member
 
 On an interpreter whose enum already has these methods nothing is patched.
 

@@ -7,11 +7,11 @@ In mypy's configuration::
 
 and mypy then types, on every target version::
 
-    Color.from_value(x)          # Color
-    Color.from_value(x, None)    # Color | None
-    Color.from_value(x, 'n/a')   # Color | str
-    Color.from_name(n, default=None)
-    x in Color                   # any object, a bool
+    Color.from_value(x)                  # Color
+    Color.from_value(x, default=None)    # Color | None
+    Color.from_value(x, default='n/a')   # Color | str
+    Color.from_name(n, default=None)     # Color | None
+    x in Color                           # any object, a bool
 
 One job, done once: when mypy analyses typeshed's ``enum.EnumMeta`` it
 gives that class the two methods, with the overloads of the typed
@@ -63,8 +63,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from mypy.nodes import (ARG_POS, ArgKind, Argument, Decorator, FuncDef, OverloadedFuncDef,
-                        TypeInfo, Var)
+from mypy.nodes import (ARG_NAMED, ARG_POS, ArgKind, Argument, Decorator, FuncDef,
+                        OverloadedFuncDef, TypeInfo, Var)
 from mypy.plugin import (AttributeContext, ClassDefContext, Plugin,
                          SemanticAnalyzerPluginInterface)
 from mypy.types import (AnyType, CallableType, Overloaded, Type, TypeOfAny, TypeType,
@@ -120,7 +120,7 @@ def _add_lookup(ctx: ClassDefContext, method: str, arg_name: str, arg_type: Type
         @overload
         def from_value(cls: type[_E], value: object, /) -> _E: ...
         @overload
-        def from_value(cls: type[_E], value: object, /, default: _T) -> _E | _T: ...
+        def from_value(cls: type[_E], value: object, /, *, default: _T) -> _E | _T: ...
 
     (from_name likewise, with ``name: str``).
     """
@@ -136,7 +136,7 @@ def _add_lookup(ctx: ClassDefContext, method: str, arg_name: str, arg_type: Type
         MethodSpec(args=[argument(arg_name, arg_type, ARG_POS)],
                    return_type=member, self_type=self_type, tvar_defs=[member]),
         MethodSpec(args=[argument(arg_name, arg_type, ARG_POS),
-                         argument('default', default, ARG_POS)],
+                         argument('default', default, ARG_NAMED)],
                    return_type=UnionType([member, default]), self_type=self_type,
                    tvar_defs=[member, default]),
     ])

@@ -69,31 +69,32 @@ _T = TypeVar('_T')
 @overload
 def from_value(enum_class: Type[_E], value: object, /) -> _E: ...
 @overload
-def from_value(enum_class: Type[_E], value: object, /, default: _T) -> Union[_E, _T]: ...
-def from_value(enum_class: Any, value: object, /, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
+def from_value(enum_class: Type[_E], value: object, /, *,
+               default: _T) -> Union[_E, _T]: ...
+def from_value(enum_class: Any, value: object, /, *, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
     """Return the member of `enum_class` whose value is `value`, else `default`.
 
-    The answer of ``enum_class.from_value(value[, default])`` once
+    The answer of ``enum_class.from_value(value, default=...)`` once
     ``enum_backport`` has patched enum, typed for mypy and pyright: it
     returns ``Color`` for ``Color``, and ``Color | T`` when a default of
     type ``T`` is given.  Raise ValueError if no member matches and no
-    default is given.
+    default is given.  The default is keyword-only, as the method's is.
     """
     if type(enum_class) is not _EnumType and not isinstance(enum_class, _EnumType):
         _not_an_enum_class('from_value', enum_class)
     if default is _NOT_GIVEN:
         return _from_value(enum_class, value)
-    return _from_value(enum_class, value, default)
+    return _from_value(enum_class, value, default=default)
 
 
 @overload
 def from_name(enum_class: Type[_E], name: str, /) -> _E: ...
 @overload
-def from_name(enum_class: Type[_E], name: str, /, default: _T) -> Union[_E, _T]: ...
-def from_name(enum_class: Any, name: Any, /, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
+def from_name(enum_class: Type[_E], name: str, /, *, default: _T) -> Union[_E, _T]: ...
+def from_name(enum_class: Any, name: Any, /, *, default: Any = _NOT_GIVEN) -> Any:  # noqa: E302
     """Return the member of `enum_class` called `name`, else `default`.
 
-    The answer of ``enum_class.from_name(name[, default])``, typed like
+    The answer of ``enum_class.from_name(name, default=...)``, typed like
     `from_value`.  Raise ValueError if there is no such member and no
     default is given.
     """
@@ -101,7 +102,7 @@ def from_name(enum_class: Any, name: Any, /, default: Any = _NOT_GIVEN) -> Any: 
         _not_an_enum_class('from_name', enum_class)
     if default is _NOT_GIVEN:
         return _from_name(enum_class, name)
-    return _from_name(enum_class, name, default)
+    return _from_name(enum_class, name, default=default)
 
 
 def contains(enum_class: Type[enum.Enum], value: object, /) -> bool:

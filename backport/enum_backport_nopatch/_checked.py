@@ -27,16 +27,16 @@ from enum_backport_nopatch._lookup import from_value as _from_value
 # Where classes are noted, one dict lookup by id tells whether this one was;
 # elsewhere a class whose metaclass is EnumType itself needs no check (id()
 # costs more than type()).
-def from_value(cls, value, /, default=NOT_GIVEN):
+def from_value(cls, value, /, *, default=NOT_GIVEN):
     if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
         _first_sight('from_value', cls)
-    return _from_value(cls, value, default)
+    return _from_value(cls, value, default=default)
 
 
-def from_name(cls, name, /, default=NOT_GIVEN):
+def from_name(cls, name, /, *, default=NOT_GIVEN):
     if id(cls) not in _SEEN if NEEDS_CLASS_NOTES else type(cls) is not _EnumType:
         _first_sight('from_name', cls)
-    return _from_name(cls, name, default)
+    return _from_name(cls, name, default=default)
 
 
 if _READS_ARE_HOOKED:    # 3.8 to 3.11: see _lookup._hooked_contains

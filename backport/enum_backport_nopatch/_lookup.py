@@ -288,7 +288,7 @@ def _contains_other(cls, value):
 # and that costs every call of the method (up to 3.9 it takes the slow way;
 # from 3.11 it copies its cells in first).
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
-    def from_value(cls, value, /, default=NOT_GIVEN):
+    def from_value(cls, value, /, *, default=NOT_GIVEN):
         try:
             member = _read(cls, '_value2member_map_').get(value)
         except TypeError:
@@ -318,7 +318,7 @@ if _READS_ARE_HOOKED:    # 3.8 to 3.11
             raise ValueError('%r is not a valid %s' % (value, cls.__qualname__))
         return default
 else:
-    def from_value(cls, value, /, default=NOT_GIVEN):
+    def from_value(cls, value, /, *, default=NOT_GIVEN):
         try:
             member = cls._value2member_map_.get(value)
         except TypeError:
@@ -365,7 +365,7 @@ from_value.__doc__ = """Return the member whose value is `value`, or `default` i
 # or KeyError, is a miss, with a default or without, as in the CPython
 # change's from_name, which catches both from cls[name].
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
-    def from_name(cls, name, /, default=NOT_GIVEN):
+    def from_name(cls, name, /, *, default=NOT_GIVEN):
         member_map = _read(cls, '_member_map_')
         if default is NOT_GIVEN:
             try:
@@ -385,7 +385,7 @@ if _READS_ARE_HOOKED:    # 3.8 to 3.11
             pass
         return default
 else:
-    def from_name(cls, name, /, default=NOT_GIVEN):
+    def from_name(cls, name, /, *, default=NOT_GIVEN):
         if default is NOT_GIVEN:
             try:
                 return cls._member_map_[name]

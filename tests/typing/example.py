@@ -20,9 +20,9 @@ class Perm(enum.IntFlag):
 
 def lookups(value: object, name: str) -> None:
     assert_type(from_value(Color, value), Color)
-    assert_type(from_value(Color, value, None), Optional[Color])
-    assert_type(from_value(Color, value, 'none'), Union[Color, str])
+    assert_type(from_value(Color, value, default=None), Optional[Color])
+    assert_type(from_value(Color, value, default='none'), Union[Color, str])
     assert_type(from_value(Perm, 6), Perm)
     assert_type(from_name(Color, name), Color)
-    assert_type(from_name(Color, name, None), Optional[Color])
-    assert_type(from_name(Color, name, Color.RED), Color)
+    assert_type(from_name(Color, name, default=None), Optional[Color])
+    assert_type(from_name(Color, name, default=Color.RED), Color)

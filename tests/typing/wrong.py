@@ -11,6 +11,8 @@ class Color(enum.Enum):
     RED = 1
 
 
-assert_type(from_value(Color, 1, None), Color)
+assert_type(from_value(Color, 1, default=None), Color)
 assert_type(from_name(Color, 'RED'), int)
 from_name(Color, 1)
+from_value(Color, 1, None)
+from_name(Color, 'RED', None)
