@@ -27,7 +27,8 @@ from pathlib import Path
 
 import debian_root
 
-from .util import ToolError, clean_env, disk_full, no_space, run, run_live, say, sha256_file
+from .util import (ToolError, clean_env, disk_full, locked, no_space, run, run_live, say,
+                   sha256_file)
 
 # What is inside a Debian base's root for a run: a private directory (the
 # run's working directory and its .pyc prefix) and, for tests that need it,
@@ -84,17 +85,20 @@ class Interpreter:
             binds[str(host_dir)] = str(inside)
         venv = Interpreter(self.label + " (venv)", inside / "bin" / "python", self.root,
                            binds, self.env)
-        if not (Path(host_dir) / "venv-ok").is_file():
-            shutil.rmtree(str(host_dir), ignore_errors=True)
-            Path(host_dir).mkdir(parents=True)
-            say("venv with %s for %s: %s" % (", ".join(packages), self.label, host_dir), out)
-            maker = Interpreter(self.label, self.python, self.root, binds, self.env)
-            if (maker.live(["-m", "venv", inside], out=out) != 0 or venv.live(
-                    ["-m", "pip", "install", "-q", "--disable-pip-version-check"]
-                    + list(packages), out=out) != 0):
+        # Several PR sets of one base share its venv, and are proven side by side.
+        with locked(Path(host_dir).parent / (".%s.lock" % Path(host_dir).name)):
+            if not (Path(host_dir) / "venv-ok").is_file():
                 shutil.rmtree(str(host_dir), ignore_errors=True)
-                raise ToolError("could not make the venv %s" % host_dir)
-            (Path(host_dir) / "venv-ok").write_text("ok\n")
+                Path(host_dir).mkdir(parents=True)
+                say("venv with %s for %s: %s" % (", ".join(packages), self.label, host_dir),
+                    out)
+                maker = Interpreter(self.label, self.python, self.root, binds, self.env)
+                if (maker.live(["-m", "venv", inside], out=out) != 0 or venv.live(
+                        ["-m", "pip", "install", "-q", "--disable-pip-version-check"]
+                        + list(packages), out=out) != 0):
+                    shutil.rmtree(str(host_dir), ignore_errors=True)
+                    raise ToolError("could not make the venv %s" % host_dir)
+                (Path(host_dir) / "venv-ok").write_text("ok\n")
         return venv
 
 
