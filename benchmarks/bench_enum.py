@@ -434,6 +434,14 @@ def everyday_groups():
         Statement('everyday in miss', 'm in E', ns),
         Statement('everyday Flag in', 'c in F', ns),
         Statement('everyday Flag in miss', 'x in F', ns),
+        # Check, then construct, a value seen for the first time: the flag
+        # PR decides it in `in` without creating what the call then creates
+        # ("no point in doing the work twice", PR #132790).
+        Statement('everyday Flag check new', '''
+            F._value2member_map_.pop(c, None)
+            if c in F:
+                F(c)
+        ''', ns),
     ] if has_value_checking_in() else []
     return [('everyday', statements + [
         Statement('everyday E(v) hit', 'E(v)', ns),

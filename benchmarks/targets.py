@@ -137,6 +137,8 @@ EVERYDAY = [
     ('flag_in_miss', 'everyday Flag in miss', '``x in F``, ``x`` a bit beyond them'),
     ('flag_call', 'everyday Flag call', '``F(c)``'),
     ('flag_new', 'everyday Flag new', '``F(c)``, its pseudo-member made anew (once per value)'),
+    ('flag_check_new', 'everyday Flag check new',
+     '``if c in F: F(c)``, ``c`` first seen (once per value)'),
     ('flag_or', 'everyday Flag |', '``F.F0 | F.F3``'),
     ('iteration', 'everyday iteration', '``for member in E: pass``'),
     ('class', 'everyday class creation', 'creating a 5-member enum class'),
@@ -149,7 +151,7 @@ EVERYDAY_CONTROLS = ('control_dict', 'control_class')
 #: Printed, not held to the ceiling: the controls, and what a program does
 #: once per value (a flag's pseudo-member is made the first time its value
 #: is asked for, and found after that, as ``F(c)`` finds it).
-EVERYDAY_UNJUDGED = EVERYDAY_CONTROLS + ('flag_new',)
+EVERYDAY_UNJUDGED = EVERYDAY_CONTROLS + ('flag_new', 'flag_check_new')
 EVERYDAY_CEILING = 1.10
 
 #: `met` counts a figure met within the machine's noise, which `noise` tells.
