@@ -36,7 +36,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What stays in the repository, whose tests skip in the sdist (tests/_layout.py).
 REPOSITORY_ONLY = ['Misc/NEWS.d', 'benchmarks', 'docs', 'tools/cpython_change.py',
-                   'tools/dependents']
+                   'tools/dependents', 'tools/release.py']
 
 
 class Failed(Exception):
