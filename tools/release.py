@@ -593,13 +593,7 @@ class Server:
     def stop(self):
         if self.process is None:
             return
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_group(self.process)
         try:
             socket.create_connection(('127.0.0.1', self.port), timeout=2).close()
         except OSError:
@@ -615,10 +609,35 @@ def run_release(tree, args, credentials=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith('TWINE_')}
     if credentials:
         env['TWINE_USERNAME'], env['TWINE_PASSWORD'] = credentials
-    done = subprocess.run([sys.executable, str(tree / 'tools' / 'release.py')] + args,
-                          cwd=str(tree), env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True)
-    return done.returncode, done.stdout
+    # In a process group of its own, so that a rehearsal cut short (SIGTERM,
+    # Ctrl-C) takes the builds, pips and venvs that run started with it.
+    child = subprocess.Popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
+                             cwd=str(tree), env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, universal_newlines=True,
+                             start_new_session=True)
+    try:
+        out = child.communicate()[0]
+    except BaseException:
+        stop_group(child)
+        raise
+    return child.returncode, out
+
+
+def stop_group(process, grace=15):
+    """SIGTERM to PROCESS's group, SIGKILL to what is left after GRACE seconds."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def expect_refused(tree, args, words, credentials=None):
