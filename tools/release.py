@@ -78,7 +78,6 @@ ROOT = HERE.parent
 PROJECT = 'enum-backport'
 INIT = 'backport/enum_backport/__init__.py'
 CHANGELOG = 'backport/CHANGELOG.rst'
-PAGE = 'backport/README.rst'
 VERSION_PATTERN = r'\d+\.\d+\.\d+((a|b|rc)\d+|\.post\d+)?'
 # An index on this machine: all a release may upload to while the metadata
 # has no Project-URLs.
@@ -86,7 +85,7 @@ LOCAL_HOSTS = ('127.0.0.1', 'localhost', '::1')
 SERVER_PINS = ['pypiserver==2.4.2', 'passlib==1.7.4']
 # Never resolves (RFC 6761): the rehearsal's public index, to be refused.
 PUBLIC_STAND_IN = 'https://upload.invalid/legacy/'
-# Run inside each fresh venv, on the host or in the root, by `install_script`.
+# Run inside each fresh venv, on the host or in the root, by INSTALL.
 DESCRIBE = ("import platform, sys; print(platform.python_implementation(), "
             "platform.python_version(), *(['(PyPy %d.%d.%d)' % sys.pypy_version_info[:3]] "
             "if hasattr(sys, 'pypy_version_info') else []))")
