@@ -20,7 +20,12 @@
 3. The handbook (tox -e docs): docs/ built by Sphinx with warnings as
    errors and every internal link resolved, and its examples run by the
    doctest builder.
-4. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
+4. The release, rehearsed (tools/release.py --rehearse): on a copy of the
+   work tree, the version and changelog date set, built twice
+   byte-identical and checked, uploaded to a pypiserver it starts on
+   127.0.0.1 and stops, a wrong password, a public index and a re-upload
+   refused, then installed from that index on every interpreter tox runs.
+5. The dependents' suites (tools/dependents): Django, SQLAlchemy, pydantic,
    marshmallow and click, each run twice on 3.8, 3.13 and Debian's 3.15,
    without and with the backport imported first, compared test by test.
 
@@ -117,7 +122,7 @@ def main(argv=None):
     parser.add_argument('--skip-cpython', action='store_true',
                         help='skip step 1 (the CPython change); tox still needs the stock build')
     parser.add_argument('--skip-dependents', action='store_true',
-                        help="skip step 4 (the dependents' suites); -e skips it too")
+                        help="skip step 5 (the dependents' suites); -e skips it too")
     args = parser.parse_args(argv)
 
     results = []
@@ -175,6 +180,15 @@ def main(argv=None):
         run_step('handbook (tox -e docs)', tox_command() + ['-e', 'docs'], results, env=env)
     else:
         notes.append('handbook (tox -e docs): NOT RUN (-e given without docs)')
+    if not args.envs or 'release' in args.envs.split(','):
+        # Step 4: the release against a throwaway index, installed from it
+        # on every interpreter tox runs (the stock builds named in env).
+        run_step('release rehearsal (tools/release.py --rehearse)',
+                 [sys.executable, str(ROOT / 'tools' / 'release.py'), '--rehearse'],
+                 results, env=env)
+    else:
+        notes.append('release rehearsal (tools/release.py --rehearse): NOT RUN '
+                     '(-e given without release)')
     if host_envs == []:
         return report(results, junit, notes=notes)
 
@@ -210,7 +224,7 @@ def build_stock(results, freethreaded=False):
 
 
 def run_dependents(results):
-    """Step 4: tools/dependents; returns its closing lines for the summary."""
+    """Step 5: tools/dependents; returns its closing lines for the summary."""
     command = [sys.executable, str(ROOT / 'tools' / 'dependents')]
     say("dependents' suites without and with the backport: " + ' '.join(command))
     closing = run_echoed("dependents' suites (tools/dependents)", command, results,

@@ -8,7 +8,9 @@
 3. ``check-wheel-contents`` on the wheel, with no options, as a user runs
    it from the source tree: it reads pyproject.toml's
    [tool.check-wheel-contents], which says the top-level packages are
-   exactly enum_backport and enum_backport_nopatch;
+   exactly enum_backport and enum_backport_nopatch; and the sdist's
+   README.rst is the package page (backport/README.rst), not the
+   repository's README;
 4. for each --python: unpack the sdist, make a fresh venv, ``pip install
    '.[test]'`` there, and run pytest in the unpacked tree: every test
    passes, and the only test modules skipped whole are those of what the
@@ -34,7 +36,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What stays in the repository, whose tests skip in the sdist (tests/_layout.py).
 REPOSITORY_ONLY = ['Misc/NEWS.d', 'benchmarks', 'docs', 'tools/cpython_change.py',
-                   'tools/dependents']
+                   'tools/dependents', 'tools/release.py']
 
 
 class Failed(Exception):
@@ -69,10 +71,25 @@ def build(outdir):
     return sdists[0], wheels[0]
 
 
-def check(sdist, wheel):
-    print(run([sys.executable, '-m', 'twine', 'check', '--strict', sdist, wheel]), end='')
+def check(sdist, wheel, python=sys.executable, cwd=ROOT):
+    print(run([python, '-m', 'twine', 'check', '--strict', sdist, wheel]), end='')
     # From the source tree, where check-wheel-contents finds pyproject.toml.
-    print(run([sys.executable, '-m', 'check_wheel_contents', wheel], cwd=ROOT), end='')
+    print(run([python, '-m', 'check_wheel_contents', wheel], cwd=cwd), end='')
+    check_readme(sdist)
+
+
+def check_readme(sdist):
+    """The sdist's README.rst is the package page, not the repository's README."""
+    with tarfile.open(sdist) as archive:
+        top = archive.getnames()[0].split('/')[0]
+        names = set(archive.getnames())
+        if top + '/README.rst' not in names:
+            raise Failed('the sdist has no README.rst')
+        readme = archive.extractfile(top + '/README.rst').read()
+        page = archive.extractfile(top + '/backport/README.rst').read()
+    if readme != page:
+        raise Failed("the sdist's README.rst is not the package page (backport/README.rst)")
+    print("the sdist's README.rst is the package page")
 
 
 def test_sdist(sdist, python, scratch):
