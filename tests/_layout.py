@@ -7,6 +7,7 @@ missing path skips the module, saying why; in the repository nothing is
 skipped, and a missing path fails the module as it would have anyway.
 """
 
+import importlib.util
 import os
 import unittest
 
@@ -20,3 +21,13 @@ def require(relative_path):
         raise unittest.SkipTest(
             '%s is in the repository, not in the sdist: its tests run there'
             % relative_path)
+
+
+def dependents_module(name):
+    """tools/dependents/NAME.py, loaded as a module of its own (the folder is
+    a program, not a package)."""
+    path = os.path.join(ROOT, 'tools', 'dependents', name + '.py')
+    spec = importlib.util.spec_from_file_location('dependents_' + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -11,7 +11,6 @@ on a synthetic sdist with prepare replaced, so nothing is fetched.
 """
 
 import argparse
-import importlib.util
 import io
 import json
 import os
@@ -30,15 +29,7 @@ _layout.require('tools/dependents')
 
 TOOL = Path(__file__).resolve().parent.parent / 'tools' / 'dependents'
 
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location('dependents_' + name, str(TOOL / (name + '.py')))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-demand = _load('demand')
+demand = _layout.dependents_module('demand')
 
 ENUMS = '''\
 import enum

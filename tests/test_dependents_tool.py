@@ -9,7 +9,6 @@ every allow-list entry and every exclusion must say why, and every release's
 pins must pin the release.
 """
 
-import importlib.util
 import json
 import os
 import re
@@ -26,16 +25,8 @@ _layout.require('tools/dependents')
 
 TOOL = Path(__file__).resolve().parent.parent / 'tools' / 'dependents'
 
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location('dependents_' + name, str(TOOL / (name + '.py')))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-compare = _load('compare')
-results = _load('results')
+compare = _layout.dependents_module('compare')
+results = _layout.dependents_module('results')
 
 ENTRY = {'project': 'click', 'interpreters': ['3.8'], 'test': 'tests.test_a::test_x',
          'without': 'passed', 'with': 'failed',

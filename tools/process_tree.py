@@ -21,7 +21,7 @@ import time
 GRACE = 10
 
 
-def _parents():
+def parents():
     """{pid: parent pid} of every process, from /proc."""
     found = {}
     for entry in os.listdir('/proc'):
@@ -39,10 +39,10 @@ def _parents():
 
 def descendants(pid):
     """The pids below PID (children, theirs, ...), parents before children."""
-    parents = _parents()
+    parents_of = parents()
     below, level = [], [pid]
     while level:
-        level = [p for p, parent in parents.items() if parent in level and p not in below]
+        level = [p for p, parent in parents_of.items() if parent in level and p not in below]
         below += level
     return below
 

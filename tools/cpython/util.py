@@ -225,18 +225,7 @@ def locked(path):
 
 def children():
     """The pids of this process's children, from /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as stat:
-                    # "pid (name) state ppid ...": the name may hold blanks and ")".
-                    fields = stat.read().rsplit(")", 1)[-1].split()
-            except OSError:
-                continue
-            if len(fields) > 1 and fields[1] == str(os.getpid()):
-                found.append(int(entry))
-    return found
+    return [pid for pid, parent in process_tree.parents().items() if parent == os.getpid()]
 
 
 def wind_down(signum, grace=30):
