@@ -90,7 +90,7 @@ def report(out: Optional[TextIO] = None) -> None:
     """Print what importing enum_backport patched on this interpreter, and why."""
     out = sys.stdout if out is None else out
     version = '.'.join(map(str, sys.version_info[:3]))
-    if not enum_backport.PATCHED:
+    if not enum_backport._PATCHED:
         if _patch.is_native():
             print('Python %s: enum.%s already has from_value() and from_name(); '
                   'enum_backport patched nothing.' % (version, _patch.EnumType.__name__),
@@ -120,7 +120,7 @@ def report(out: Optional[TextIO] = None) -> None:
                 _lookup.COMPLEMENT: 'adding 2**n (its complement within the flag)',
                 _lookup.SINGLE_BITS: 'keeping the bits of single-bit members',
             }.get(rule, 'a rule the backport does not know: lookups call it')), file=out)
-    if '__new__' in enum_backport.PATCHED:
+    if '__new__' in enum_backport._PATCHED:
         print('  wrapped __new__, to note which classes are Flags, have member values\n'
               '    that cannot be hashed or a metaclass with its own __instancecheck__,\n'
               '    so that `in` asks one dict (reading what enum keeps on a class is\n'
