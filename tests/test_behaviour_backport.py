@@ -268,6 +268,18 @@ class TypedHelpersTest(unittest.TestCase):
         package = os.path.dirname(os.path.abspath(enum_backport.__file__))
         self.assertTrue(os.path.isfile(os.path.join(package, 'py.typed')))
 
+    def test_public_names_are_the_documented_ones(self):
+        # What `from enum_backport import *`, dir() and an IDE offer: the
+        # three functions, and no module the package happens to import.
+        result = run_python(code='''
+            import enum_backport
+            print(sorted(enum_backport.__all__))
+            print(sorted(n for n in dir(enum_backport) if not n.startswith('_')))
+        ''')
+        self.assertEqual(result.stderr, '')
+        names = "['contains', 'from_name', 'from_value']"
+        self.assertEqual(result.stdout.splitlines(), [names, names])
+
     def test_from_value(self):
         sentinel = Sentinel('default')
         self.assertIs(enum_backport.from_value(Color, 1), Color.RED)

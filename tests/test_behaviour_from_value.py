@@ -344,6 +344,28 @@ class MemberlessTest(unittest.TestCase):
                     self.assertEqual(str(cm.exception), not_valid(probe, cls))
         self.assertEqual(HOLLOW_CALLS, [])   # no members: _missing_ is not asked
 
+    def test_the_constructor_changes_no_answer(self):
+        # 3.8 to 3.10's constructor makes and caches a pseudo-member of a
+        # flag without members (EF(0), and any int for an IntFlag); from
+        # 3.11 it raises TypeError.  The lookups miss before and after.
+        for base in (Flag, IntFlag):
+            class EF(base):
+                pass
+
+            for value in (0, 1, 5, -1):
+                with self.subTest(base=base, value=value):
+                    try:
+                        made = EF(value)
+                    except (TypeError, ValueError):
+                        made = None
+                    self.assertIsNone(EF.from_value(value, default=None))
+                    with self.assertRaises(ValueError) as cm:
+                        EF.from_value(value)
+                    self.assertEqual(str(cm.exception), not_valid(value, EF))
+                    self.assertIs(value in EF, False)
+                    if made is not None:
+                        self.assertTrue(EF._value2member_map_)   # it did cache
+
     def test_never_the_functional_api(self):
         self.assertIsNone(Enum.from_value('x', default=None))
         # With the constructor these would make a new enum class 'Color'.

@@ -263,6 +263,26 @@ class FunctionsTest(unittest.TestCase):
         self.assertIs(from_value(Late, frozenset({1})), Late.SET)
         self.assertIs(contains(Late, frozenset({1})), True)
 
+    def test_a_flag_without_members_misses_whatever_ran_before(self):
+        # Asked before and after the constructor has run: 3.8 to 3.10's
+        # caches a pseudo-member of EF for 0 (of EI for any int), which
+        # must not turn a miss into a hit.
+        class EF(Flag):
+            pass
+
+        class EI(IntFlag):
+            pass
+
+        for cls, value in ((EF, 0), (EI, 0), (EI, 5)):
+            with self.subTest(cls=cls, value=value):
+                before = (from_value(cls, value, default=None), contains(cls, value))
+                try:
+                    cls(value)
+                except TypeError:   # 3.11 and later: "has no members"
+                    pass
+                after = (from_value(cls, value, default=None), contains(cls, value))
+                self.assertEqual((before, after), ((None, False), (None, False)))
+
     def test_enum_class_and_value_are_positional_only(self):
         with self.assertRaises(TypeError):
             from_value(enum_class=self.Color, value=1)

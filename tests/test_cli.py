@@ -110,11 +110,50 @@ class CommandLine(unittest.TestCase):
         self.assertNotIn('did you mean', line)
 
     def test_a_timeout_that_is_not_positive(self):
-        for timeout in ('0', '-3'):
+        for timeout in ('0', '-3', '-0.5'):
             with self.subTest(timeout=timeout):
                 self.assertOneLineError(['--timeout', timeout],
                                         '--timeout is the seconds a suite may take, '
                                         'a positive number, not ' + timeout)
+
+    def test_a_timeout_in_fractions_of_a_second(self):
+        # Seconds, not whole seconds: no suite finishes in a millisecond,
+        # so the child is killed, and the run says so.
+        result = self.run_test('--timeout', '0.001', 'test_keyword')
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn('test_keyword: did not finish within 0.001 s; the child was killed',
+                      result.stdout.splitlines())
+
+    def test_the_summary_says_which_failures_are_expected(self):
+        # Under the backport some stdlib tests fail on purpose; the ledger
+        # lists them.  The summary must say that those failures are
+        # expected, rather than "N failed" and nothing more.
+        from enum_backport import _stdlib
+        filed_under, expected = _stdlib.ledger_entries(_stdlib.load_ledger(), 'test_enum')
+        self.assertTrue(expected, 'the ledger lists no test_enum failure for this Python')
+        result = self.run_test('test_enum')
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        lines = result.stdout.splitlines()
+        summary, = [line for line in lines if line.startswith('test_enum on ')]
+        count = len(expected)
+        self.assertIn(', %d failed, %s expected under the backport (listed in the ledger for %s, '
+                      'checked on ' % (count, 'all %d' % count if count > 1 else 'it',
+                                       filed_under), summary)
+        self.assertIn('%s what the backport changes)' % ('they assert' if count > 1
+                                                         else 'it asserts'), summary)
+        self.assertEqual(lines[-1], '0 discrepancies with the ledger (every test that failed '
+                                    'is one it lists, and every test it lists failed)')
+        # With a ledger that lists none of them, the same failures are not
+        # expected, and each is a discrepancy.
+        path = self.write('ledger.json', '{}')
+        result = self.run_test('--ledger', path, 'test_enum')
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        lines = result.stdout.splitlines()
+        summary, = [line for line in lines if line.startswith('test_enum on ')]
+        self.assertIn(', %d failed, none of them listed in the ledger, which has no entries '
+                      'for %s' % (count, ' or '.join(_stdlib.ledger_keys())), summary)
+        self.assertEqual(lines[-1], '%d %s with the ledger' % (
+            count, 'discrepancy' if count == 1 else 'discrepancies'))
 
     def test_discrepancies_are_counted_in_english(self):
         from enum_backport import _stdlib

@@ -7,6 +7,7 @@ the package is installed, the distribution's metadata.
 """
 
 import doctest
+import enum
 import os
 import re
 import subprocess
@@ -40,6 +41,26 @@ class PageTest(unittest.TestCase):
                                   optionflags=doctest.ELLIPSIS, report=True)
         self.assertEqual(result.failed, 0)
         self.assertGreater(result.attempted, 20)
+
+    def test_says_where_from_value_answers_what_the_constructor_refuses(self):
+        # "The member the constructor would return" has one exception a
+        # user meets on 3.11 and later: a class without members, whose
+        # constructor raises TypeError where from_value misses.  The page
+        # must show it (its doctest then checks the answer everywhere).
+        class Empty(enum.Enum):
+            pass
+
+        with self.assertRaises(ValueError):
+            Empty.from_value(1)
+        if sys.version_info >= (3, 11):
+            with self.assertRaises(TypeError):
+                Empty(1)
+        with open(PAGE, encoding='utf-8') as f:
+            text = f.read()
+        shown = re.search(r'>>> class (\w+)\(enum\.Enum\):\n\.\.\.     pass\n'
+                          r'(?:\.\.\.\n)?>>> \1\.from_value\(', text)
+        self.assertIsNotNone(shown, 'the page shows no lookup in a class without members')
+        self.assertIn('class without members', text)
 
     def test_no_relative_images_or_repository_paths(self):
         # PyPI shows the page without the repository around it.

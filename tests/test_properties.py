@@ -442,11 +442,14 @@ def expected_from_value(spec, value_of):
     cls = build(spec)
     value = value_of(cls)
     value_hashes = hashable(value)
-    if not (isinstance(value, cls) or value_hashes and value in cls._value2member_map_):
+    if not (isinstance(value, cls) or value_hashes and value in cls._value2member_map_
+            and cls._member_map_):
         if not cls._member_map_:
-            # Memberless: a miss, where 3.12+ raise TypeError and older
-            # versions call _missing_.  (A 3.8-3.10 Flag without members can
-            # still have made a pseudo-member, found by the lines above.)
+            # Memberless: a miss, where 3.11+ raise TypeError and older
+            # versions call _missing_.  A value is a miss even where a
+            # 3.8-3.10 Flag without members has made a pseudo-member for it
+            # (its value map then holds it); that pseudo-member itself is
+            # found, by the isinstance() above.
             return cls, MISS, None
         for member in cls._member_map_.values():
             if (not value_hashes or not hashable(member._value_)) and member._value_ == value:
@@ -702,7 +705,8 @@ class RegressionTests(Checks, unittest.TestCase):
 
     def test_memberless_flag_with_a_pseudo_member(self):
         # 3.8-3.10 let a Flag without members make pseudo-member 0, which the
-        # value map then holds: steps 1 and 2 of the lookup find it.
+        # value map then holds: step 1 of the lookup finds that member, but
+        # its value stays a miss, as it was before the constructor ran.
         for flavour in FLAG_FLAVOURS:
             spec = self.spec(flavour, [], precreate=[0])
             for probe in [('lit', 0), ('pseudo', 0), ('lit', 1)]:

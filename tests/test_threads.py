@@ -65,8 +65,8 @@ def worker():
             RED = 1
         seen.append({
             'module': id(enum_backport),
-            'patched': list(enum_backport.PATCHED),
-            'patched_id': id(enum_backport.PATCHED),
+            'patched': list(enum_backport._PATCHED),
+            'patched_id': id(enum_backport._PATCHED),
             'has': [name for name in ('from_value', 'from_name')
                     if name in vars(enum.EnumMeta)],
             'from_value': Color.from_value(1) is Color.RED,

@@ -28,6 +28,7 @@ import textwrap
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PAGE = os.path.join(os.path.dirname(HERE), 'backport', 'README.rst')
 EXAMPLE = os.path.join(HERE, 'typing', 'example.py')
 WRONG = os.path.join(HERE, 'typing', 'wrong.py')
 WRONG_LINES = 5
@@ -68,6 +69,27 @@ def sample(form):
         else:
             lines.append('    reveal_type(%s(Color, %s))' % (method, args))
     return SAMPLE_HEAD + '\n'.join(lines) + '\n'
+
+
+def page_literal_blocks():
+    """The literal blocks (after a line ending ``::``) of the package page, dedented."""
+    with open(PAGE, encoding='utf-8') as f:
+        lines = f.read().splitlines()
+    blocks = []
+    for number, line in enumerate(lines):
+        if not line.endswith('::'):
+            continue
+        # The block is the lines indented at least as far as its first.
+        block, indent = [], None
+        for following in lines[number + 1:]:
+            if following.strip():
+                depth = len(following) - len(following.lstrip())
+                indent = depth if indent is None else indent
+                if depth < indent:
+                    break
+            block.append(following)
+        blocks.append(textwrap.dedent('\n'.join(block)).strip() + '\n')
+    return blocks
 
 
 def _required():
@@ -212,9 +234,14 @@ EXPECTED = [revealed for _, _, revealed in LOOKUPS]
 
 
 def mypy_targets():
-    """The target versions to check, oldest first (mypy 2 targets 3.10 and up)."""
-    from mypy.version import __version__
-    older = ['3.8'] if int(__version__.split('.')[0]) < 2 else []
+    """The target versions to check, oldest first: those this mypy takes.
+
+    mypy 2 targets 3.10 and later; 1.7.1 takes 3.8 and 3.9 too (as mypy 1
+    does up to 1.16 and 1.20).
+    """
+    from mypy.defaults import PYTHON3_VERSION_MIN
+    older = [version for version in ('3.8', '3.9')
+             if tuple(map(int, version.split('.'))) >= PYTHON3_VERSION_MIN]
     return older + ['3.10', '3.11', '3.12', '3.13']
 
 
@@ -393,6 +420,41 @@ class PluginTests(Checkers):
             self.assertEqual(result.returncode, 0, result.stdout)
         result = self.mypy(path, '--python-version', '3.10', plugin=True)
         self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_the_pages_configuration_loads_the_plugin(self):
+        # Each configuration file the page shows, written as it shows it
+        # and found by mypy itself, as a user's would be.  Without the
+        # plugin the methods are unknown (test_without_the_plugin_...), so
+        # the revealed types prove that it loaded.
+        blocks = page_literal_blocks()
+        for name, heading in (('mypy.ini', '[mypy]'), ('pyproject.toml', '[tool.mypy]')):
+            with self.subTest(file=name):
+                shown = [block for block in blocks if block.startswith(heading + '\n')]
+                self.assertEqual(len(shown), 1, 'the page shows %d %s blocks for %s'
+                                 % (len(shown), heading, name))
+                project = os.path.join(self.scratch, name.replace('.', '-'))
+                os.mkdir(project)
+                with open(os.path.join(project, name), 'w') as f:
+                    f.write(shown[0])
+                path = os.path.join(project, 'sample.py')
+                with open(path, 'w') as f:
+                    f.write(sample('methods'))
+                result = _run([sys.executable, '-m', 'mypy', '--no-incremental',
+                               'sample.py'], cwd=project)
+                self.assertReveals(result, path, EXPECTED)
+
+    def test_the_page_says_which_mypy_checks_which_targets(self):
+        from mypy.defaults import PYTHON3_VERSION_MIN
+        from mypy.version import __version__
+        with open(PAGE, encoding='utf-8') as f:
+            text = ' '.join(f.read().split())
+        major = int(__version__.split('.')[0])
+        if major >= 2:
+            self.assertIn('mypy %d checks code for Python %d.%d and later only'
+                          % ((major,) + PYTHON3_VERSION_MIN), text)
+        else:
+            self.assertLessEqual(PYTHON3_VERSION_MIN, (3, 8))
+            self.assertIn('Tested on those targets with mypy %s.' % __version__, text)
 
     def test_positional_only(self):
         # MethodSpec cannot say "positional-only"; the plugin edits the

@@ -17,7 +17,7 @@ those of `enum_backport_nopatch`, which a library imports instead of this
 package to have them without patching anything.
 """
 
-import importlib
+from importlib import import_module as _import_module
 
 from enum_backport_nopatch import contains, from_name, from_value
 from enum_backport_nopatch import _lookup  # noqa: F401  (enum_backport._lookup, as before)
@@ -27,14 +27,15 @@ from enum_backport_nopatch import _lookup  # noqa: F401  (enum_backport._lookup,
 # waiting for the same import can then spin for ever in importlib's
 # deadlock check (bpo-38091; the check was rewritten in 3.12, gh-91351).
 # import_module() locks only the submodule.
-_patch = importlib.import_module('enum_backport._patch')
+_patch = _import_module('enum_backport._patch')
 
-__all__ = ['from_value', 'from_name', 'contains', 'PATCHED']
+__all__ = ['from_value', 'from_name', 'contains']
 __version__ = '1.0.0'
 
-#: The EnumType attributes that importing this package patched
-#: ('from_value', 'from_name', '__contains__', and '__new__' on 3.8 to
-#: 3.11), or () where the interpreter carries the change.
-#: importlib.reload() keeps the value the first import set, and patches
-#: nothing again.
-PATCHED = _patch.apply() or globals().get('PATCHED', ())
+# The EnumType attributes that importing this package patched
+# ('from_value', 'from_name', '__contains__', and '__new__' on 3.8 to
+# 3.11), or () where the interpreter carries the change.  Private: what
+# was patched is for `python -m enum_backport` to report, not an API to
+# keep.  importlib.reload() keeps the value the first import set, and
+# patches nothing again.
+_PATCHED = _patch.apply() or globals().get('_PATCHED', ())

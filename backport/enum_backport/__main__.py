@@ -90,7 +90,7 @@ def report(out: Optional[TextIO] = None) -> None:
     """Print what importing enum_backport patched on this interpreter, and why."""
     out = sys.stdout if out is None else out
     version = '.'.join(map(str, sys.version_info[:3]))
-    if not enum_backport.PATCHED:
+    if not enum_backport._PATCHED:
         if _patch.is_native():
             print('Python %s: enum.%s already has from_value() and from_name(); '
                   'enum_backport patched nothing.' % (version, _patch.EnumType.__name__),
@@ -120,7 +120,7 @@ def report(out: Optional[TextIO] = None) -> None:
                 _lookup.COMPLEMENT: 'adding 2**n (its complement within the flag)',
                 _lookup.SINGLE_BITS: 'keeping the bits of single-bit members',
             }.get(rule, 'a rule the backport does not know: lookups call it')), file=out)
-    if '__new__' in enum_backport.PATCHED:
+    if '__new__' in enum_backport._PATCHED:
         print('  wrapped __new__, to note which classes are Flags, have member values\n'
               '    that cannot be hashed or a metaclass with its own __instancecheck__,\n'
               '    so that `in` asks one dict (reading what enum keeps on a class is\n'
@@ -135,7 +135,7 @@ def _error(command: str, message: str) -> int:
 def _test_input_problem(args: argparse.Namespace) -> Optional[str]:
     """What is wrong with the arguments of `test`, in one line, or None."""
     if args.timeout <= 0:
-        return ('--timeout is the seconds a suite may take, a positive number, not %d'
+        return ('--timeout is the seconds a suite may take, a positive number, not %g'
                 % args.timeout)
     for suite in args.suites:
         problem = _stdlib.suite_problem(suite)
@@ -184,8 +184,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       help='run them under the backport with the docstring and signature '
                            'of `in` as the interpreter has them, to see which listed tests '
                            "fail for help()'s text alone")
-    test.add_argument('--timeout', type=int, default=_stdlib.DEFAULT_TIMEOUT,
-                      help='seconds a suite may take (default: %(default)s)')
+    test.add_argument('--timeout', type=float, default=_stdlib.DEFAULT_TIMEOUT,
+                      metavar='SECONDS',
+                      help='seconds a suite may take, fractions allowed (default: %(default)g)')
     test.add_argument('-v', '--verbose', action='store_true')
     args = parser.parse_args(argv)
 
@@ -202,8 +203,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                     backport=not args.without_backport,
                                     help_text_restored=args.help_text_restored,
                                     timeout=args.timeout)
-        print('%d %s with the ledger'
-              % (discrepancies, 'discrepancy' if discrepancies == 1 else 'discrepancies'))
+        if discrepancies or args.help_text_restored:
+            said = ''
+        elif args.without_backport:
+            said = ' (no test failed)'
+        else:
+            said = (' (every test that failed is one it lists, and every test it lists '
+                    'failed)')
+        print('%d %s with the ledger%s'
+              % (discrepancies, 'discrepancy' if discrepancies == 1 else 'discrepancies', said))
         return 1 if discrepancies else 0
     report()
     return 0

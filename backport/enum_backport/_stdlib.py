@@ -402,6 +402,26 @@ def _child_command(suite, tmp, result_path, ledger_path, verbose, backport,
     return command
 
 
+def describe_failures(failed: Iterable[str], expected: Dict[str, str], ledger_for: str) -> str:
+    """The failures of a suite run under the backport, held against the ledger, in words.
+
+    `ledger_for` says which of the ledger's entries applied ("in the ledger
+    for 3.8, checked on 3.8.18").
+    """
+    failed = list(failed)
+    count, listed = len(failed), sum(1 for test_id in failed if test_id in expected)
+    if not count:
+        return '0 failed (%d listed %s)' % (len(expected), ledger_for)
+    if listed == count:
+        return '%d failed, %s expected under the backport (listed %s: %s what the backport ' \
+               'changes)' % (count, 'all %d' % count if count > 1 else 'it', ledger_for,
+                            'they assert' if count > 1 else 'it asserts')
+    if not listed:
+        return '%d failed, none of them listed %s' % (count, ledger_for)
+    return '%d failed: %d expected under the backport (listed %s), %d not listed' % (
+        count, listed, ledger_for, count - listed)
+
+
 def _print_tail(output, out, lines=30):
     if output:
         text = output.decode('utf-8', 'replace') if isinstance(output, bytes) else output
@@ -445,7 +465,7 @@ def run(suites: Iterable[str] = DEFAULT_SUITES, ledger_path: Optional[str] = Non
                 child = subprocess.run(command, timeout=timeout, stdin=subprocess.DEVNULL,
                                        stdout=captured, stderr=captured and subprocess.STDOUT)
             except subprocess.TimeoutExpired as timed_out:
-                print('%s: did not finish within %d s; the child was killed'
+                print('%s: did not finish within %g s; the child was killed'
                       % (suite, timeout), file=out)
                 _print_tail(timed_out.output, out)
                 discrepancies += 1
@@ -470,14 +490,19 @@ def run(suites: Iterable[str] = DEFAULT_SUITES, ledger_path: Optional[str] = Non
             unlisted, passing = sorted(failed), []
         if filed_under is None:
             where = 'none for %s' % ' or '.join(ledger_keys())
+            ledger_for = 'in the ledger, which has no entries for %s' % ' or '.join(ledger_keys())
         else:
             where = 'for %s, checked on %s' % (
                 filed_under, ', '.join(recorded_on(ledger, filed_under)) or 'no version named')
-        print('%s on %s %s: %d run, %d skipped, %d excluded, '
-              '%d failed (%d listed in the ledger, %s) in %.0f s' % (
-                  suite, version_key(), under, result['ran'], result['skipped'],
-                  len(result['excluded']), len(failed), len(expected), where, elapsed),
-              file=out)
+            ledger_for = 'in the ledger ' + where
+        if backport and not help_text_restored:
+            failures = describe_failures(failed, expected, ledger_for)
+        else:
+            failures = '%d failed (%d listed in the ledger, %s)' % (
+                len(failed), len(expected), where)
+        print('%s on %s %s: %d run, %d skipped, %d excluded, %s in %.0f s' % (
+            suite, version_key(), under, result['ran'], result['skipped'],
+            len(result['excluded']), failures, elapsed), file=out)
         for note in result.get('notes', ()):
             print('  note: ' + note, file=out)
         for pattern, reason in excluded.items():

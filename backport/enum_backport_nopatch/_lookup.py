@@ -117,6 +117,29 @@ def _probe_negative_rules():
 NEGATIVE_RULES = _probe_negative_rules()
 
 
+def _probe_memberless_cache():
+    """Whether the constructor caches what it makes of a flag without members.
+
+    3.8 to 3.10's does (``EF(0)`` of an empty Flag, any int of an empty
+    IntFlag, makes and keeps a pseudo-member); 3.11 and later raise
+    TypeError for a class without members.  Where it does, a lookup that
+    finds a value in an empty class's value map asks whether the class has
+    members before it answers: such a class misses every lookup, whatever
+    ran before.
+    """
+    class Probe(_Flag):
+        pass
+
+    try:
+        Probe(0)
+    except (TypeError, ValueError):
+        return False
+    return bool(Probe._value2member_map_)
+
+
+_MEMBERLESS_CACHE = _probe_memberless_cache()
+
+
 # Up to 3.11 EnumType defines __getattr__, so every attribute read on an enum
 # class goes through a slot that calls type.__getattribute__ the slow way;
 # there the lookups call it directly (`_read`).  The attributes read are ones
@@ -273,7 +296,9 @@ def _contains_other(cls, value):
         return True
     try:
         if value in cls._value2member_map_:
-            return True
+            # An empty class's map may hold what the constructor cached
+            # (see _MEMBERLESS_CACHE).
+            return not _MEMBERLESS_CACHE or bool(cls._member_map_)
     except TypeError:
         return _contains_rest(cls, value, False)
     return _contains_rest(cls, value, True)
@@ -294,7 +319,10 @@ if _READS_ARE_HOOKED:    # 3.8 to 3.11
         except TypeError:
             unhashable = True
         else:
-            if member is not None:
+            # An empty class's map may hold what the constructor cached (see
+            # _MEMBERLESS_CACHE); 3.8 to 3.10 give no pseudo-member a name.
+            if member is not None and (not _MEMBERLESS_CACHE or member._name_ is not None
+                                       or _read(cls, '_member_map_')):
                 return member
             unhashable = False
             try:
@@ -327,7 +355,7 @@ else:
             # context.
             unhashable = True
         else:
-            if member is not None:
+            if member is not None and (not _MEMBERLESS_CACHE or cls._member_map_):
                 return member
             unhashable = False
             # The common miss (a hashable value, no unhashable member
@@ -409,7 +437,7 @@ else:
         if (type(value) is int or type(value) is str) and (
                 type(cls) is _EnumType or _isinstance_is_plain(cls)):
             if value in cls._value2member_map_:
-                return True
+                return not _MEMBERLESS_CACHE or bool(cls._member_map_)
             if not cls._unhashable_values_:
                 return _flag_answer(cls, value) if _is_flag(cls) else False
             return _contains_rest(cls, value, True)

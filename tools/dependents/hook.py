@@ -36,7 +36,7 @@ def _write_record(directory):
         'pid': os.getpid(), 'argv': sys.argv, 'executable': sys.executable,
         'requested': os.environ.get('ENUM_DEPENDENTS_BACKPORT') == '1',
         'enum_backport_loaded': backport is not None,
-        'patched': list(getattr(backport, 'PATCHED', ()) or ()),
+        'patched': list(getattr(backport, '_PATCHED', ()) or ()),
         'from_value_file': origin('from_value'),
         'from_value_from_backport': ours(origin('from_value')),
         'contains_from_backport': ours(origin('__contains__')),
