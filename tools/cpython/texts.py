@@ -275,8 +275,19 @@ def ledger_markdown(entries):
     for e in entries:
         lines.append("- `%s` (%s; with %s): %s" % (
             e["test"], ", ".join(e["bases"]),
-            " and ".join(e["enum"]), e["reason"].strip()))
+            " and with ".join(_pr_set(label) for label in e["enum"]), e["reason"].strip()))
     return "\n".join(lines)
+
+
+def _pr_set(label):
+    """A ledger's PR set as a reader says it: "the fix alone", "the PRs up to
+    the feature", "all five PRs"."""
+    prs = label.split("+")
+    if len(prs) == 1:
+        return "the %s PR alone" % prs[0]
+    if len(prs) == len(PRS):
+        return "all %s PRs" % ("five" if len(PRS) == 5 else len(PRS))
+    return "the PRs up to the %s PR" % prs[-1]
 
 
 def check_ledger_named(entries, filled):
