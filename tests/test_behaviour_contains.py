@@ -498,6 +498,7 @@ class SpecEquivalenceTest(unittest.TestCase):
         Color.RED, Num.ONE, Perm.R, IPerm.X, Sets.ONE, object(),
     ]
 
+    @needs_flag_pr
     def test_in_agrees_with_from_value(self):
         for cls in self.classes():
             for probe in self.probes:

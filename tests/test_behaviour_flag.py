@@ -137,6 +137,7 @@ class TableMixin:
                     self.assertIs(value in cls, True)
 
 
+@needs_flag_pr
 class FlagTableTest(TableMixin, unittest.TestCase):
 
     def test_flag(self):
@@ -223,6 +224,7 @@ class FlagTableTest(TableMixin, unittest.TestCase):
         self.assertEqual(str(cm.exception), not_valid('R', Perm))
 
 
+@needs_flag_pr
 class ConstructorAgreementTest(unittest.TestCase):
     """Every int from -40 to 40 (and a few large ones) against the constructor."""
 
@@ -333,6 +335,7 @@ class HashEqualProbeTest(unittest.TestCase):
 
 
 @unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+@needs_flag_pr
 class BoundaryTest(TableMixin, unittest.TestCase):
 
     def check_boundary(self, name):
@@ -434,6 +437,7 @@ NEGATIVE_MULTI = {
 
 
 @unittest.skipUnless(HAS_BOUNDARY, 'Flag boundaries are new in 3.11')
+@needs_flag_pr
 class NegativeValueTest(TableMixin, unittest.TestCase):
     """Negative values under each boundary, as this interpreter's rules have them."""
 

@@ -17,9 +17,10 @@ each:
    picks them (a test needs the feature if it names from_value or
    from_name, the second and third PRs if it names `needs_backports`,
    the flag PR if it names `needs_flag_pr`); the run prints every test it
-   leaves out and why.  With the feature, then the property, bad-input
-   and thread tests from a venv of that interpreter that adds hypothesis
-   (without it they are left out: they call from_value throughout);
+   leaves out and why.  With all five, then the property, bad-input and
+   thread tests from a venv of that interpreter that adds hypothesis
+   (with fewer they are left out: they call from_value throughout, and
+   hold `in` to creating nothing, which the flag PR brings);
 5. the interpreter's own, unchanged test_enum.py, run against the patched
    enum.py, fails only what texts/stock-test-failures.json lists for that
    base and PR (texts.py); a listed test that passes fails the run too.
@@ -147,7 +148,8 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
         "/dev/vsock but no vsock loopback)" % interp.label, out)
     _check(interp.live(command + SUITES, cwd=work_dir, out=out), "the stdlib suites", interp)
 
-    venv = interp.venv(venv_dir, ["hypothesis"], out=out) if feature else None
+    every_pr = tuple(prs) == change.ALL
+    venv = interp.venv(venv_dir, ["hypothesis"], out=out) if every_pr else None
     for who in [interp] + ([venv] if venv else []):
         found = who.capture(["-s", "-c", PROBE_BACKPORT] if who is interp
                             else ["-c", PROBE_BACKPORT], cwd=str(repo))
@@ -158,7 +160,7 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
     say("enum_backport is not importable there%s: native API only"
         % (" (nor from the venv)" if venv else ""), out)
 
-    if tuple(prs) != change.ALL:
+    if not every_pr:
         selected, left_out = selection(Path(repo) / "tests", prs)
         say("behaviour tests on %s, natively, with %s: %d tests that need no other PR; "
             "%d left out:" % (interp.label, "+".join(prs), len(selected), len(left_out)), out)
@@ -172,9 +174,10 @@ def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
         _check(interp.live(["-s", "-c", UNITTEST, "discover", "-s", "tests", "-p",
                             "test_behaviour*.py"], cwd=str(repo), out=out),
                "the behaviour tests", interp)
-    if not feature:
-        say("the property, bad-input and thread tests are left out without the feature: "
-            "they compare everything with from_value", out)
+    if not every_pr:
+        say("the property, bad-input and thread tests are left out without all five PRs: "
+            "they compare everything with from_value, and hold `in` to creating nothing",
+            out)
         return
     say("property, bad-input and thread tests on %s, natively" % interp.label, out)
     _check(venv.live(["-c", UNITTEST] + NATIVE_TESTS, cwd=str(repo), out=out),
