@@ -121,7 +121,7 @@ def test_wheel(wheel, sdist, python, scratch):
     path = os.path.join(scratch, 'README.rst')
     with open(path, 'wb') as f:
         f.write(page)
-    print(run([interpreter, '-m', 'doctest', '-v', path], cwd=scratch)
+    print(run([interpreter, '-m', 'doctest', '-v', '-o', 'ELLIPSIS', path], cwd=scratch)
           .strip().splitlines()[-2])
 
 
