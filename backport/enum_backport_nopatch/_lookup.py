@@ -318,7 +318,10 @@ def _contains_other(cls, value):
 # _MEMBERLESS_CACHE): 3.8 to 3.10 give no pseudo-member a name, so a named
 # member settles it with one read.  Testing the flag itself on every hit
 # would cost 3.8 to 3.10 more than that read (about 0.03x of ``E(v)`` on
-# 3.9), and 3.12 and later, where the answer is always no, as much.
+# 3.9), and 3.12 and later, where the answer is always no, as much.  3.11,
+# which needs this version for its hooked reads, pays the read of _name_
+# (every member has a name there, so _member_map_ is never read): about
+# what the test of the flag cost it.
 if _READS_ARE_HOOKED or _MEMBERLESS_CACHE:    # 3.8 to 3.11
     def from_value(cls, value, /, *, default=NOT_GIVEN):
         try:
