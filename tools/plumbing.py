@@ -16,7 +16,7 @@ rest from here:
     popen(cmd, **kwargs)      subprocess.Popen in a process group of its own,
                               which a stopping signal stops; run, call and
                               capture are the usual shapes built on it
-    stop_started(signum)      signal those groups; SIGKILL what outlives GRACE
+    stop_started()            stop those groups: SIGKILL to what outlives GRACE
     held(), raise_pending()   where a stopping signal waits for a safe point
     Thread, join(thread)      threads that wait with signals held
     cache_dir(explicit=None)  the cache ($ENUM_FROM_VALUE_CACHE), checked writable
@@ -50,8 +50,8 @@ GRACE = 10
 NO_SPACE = os.strerror(errno.ENOSPC)
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
-_STATE = {"name": os.path.splitext(os.path.basename(sys.argv[0] or "tools"))[0],
-          "out": None, "depth": 0, "pending": None}
+_STATE = {"name": "tools",  # until `main` names the tool
+          "out": None, "depth": 0, "pending": None, "signalled": None}
 _GROUPS = set()  # the process groups this run started
 _PRINT = threading.Lock()
 
@@ -92,6 +92,7 @@ def main(work, name, argv=None, messages=None):
     writes (default stdout; a tool whose stdout is its answer gives stderr).
     A signal that was ignored when the run started (nohup) stays ignored.
     """
+    before = dict(_STATE)
     _STATE.update(name=name, out=messages)
     handled = []
     if threading.current_thread() is threading.main_thread():
@@ -99,7 +100,10 @@ def main(work, name, argv=None, messages=None):
                    or signal.getsignal(s) == signal.SIG_DFL]
     previous = {s: signal.signal(s, on_signal) for s in handled}
     try:
-        return work(argv) or 0
+        try:
+            return work(argv) or 0
+        except KeyboardInterrupt:  # a SIGINT before the handler was in place
+            raise Stopped(signal.SIGINT)
     except Error as error:
         print("%s: error: %s" % (name, error), file=sys.stderr, flush=True)
         return error.code
@@ -110,14 +114,14 @@ def main(work, name, argv=None, messages=None):
             print("%s: stopped by %s; jobs that did not end were left as they were"
                   % (name, what), file=sys.stderr, flush=True)
             os._exit(128 + stopped.signum)
-        stop_started(signal.SIGTERM)
+        stop_started()
         print("%s: stopped by %s; its temporary directories are removed and what it "
               "started is stopped" % (name, what), file=sys.stderr, flush=True)
         return 128 + stopped.signum
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        _STATE.update(out=None, pending=None)
+        _STATE.update(before)
 
 
 def on_signal(signum, frame):
@@ -128,6 +132,7 @@ def on_signal(signum, frame):
     the next safe point.  A second signal ends the run at once.
     """
     signal.signal(signum, signal.SIG_DFL)
+    _STATE["signalled"] = signum
     signal_groups(signum)
     if _STATE["depth"]:
         _STATE["pending"] = signum
@@ -260,39 +265,41 @@ def signal_groups(signum):
 
 
 def stop_group(proc, grace=GRACE):
-    """End PROC's group: SIGTERM, then SIGKILL to what outlives GRACE seconds."""
-    import psutil
-
-    members = _members([proc.pid])
-    for p in members:
-        with contextlib.suppress(psutil.Error):
-            p.terminate()
-    _, alive = psutil.wait_procs(members, timeout=grace)
-    for p in alive:
-        with contextlib.suppress(psutil.Error):
-            p.kill()
+    """End PROC's group: SIGTERM (unless a stopping signal reached it already),
+    then SIGKILL to what outlives GRACE seconds."""
+    _stop([proc.pid], grace)
     proc.wait()
 
 
-def stop_started(signum=signal.SIGTERM, grace=GRACE):
+def stop_started(grace=GRACE):
     """Stop every process group this run started, and every process below this one.
 
-    SIGNUM first, then SIGKILL to whatever still runs after GRACE seconds.
+    SIGTERM first (unless a stopping signal reached them already: a
+    second one would cut a tool's own cleanup short), then SIGKILL to
+    whatever still runs after GRACE seconds.
     """
     import psutil
 
-    members = _members(list(_GROUPS))
-    members += [p for p in psutil.Process().children(recursive=True) if p not in members]
-    signal_groups(signum)
-    for p in members:
-        with contextlib.suppress(psutil.Error):
-            p.send_signal(signum)
+    _stop(list(_GROUPS), grace, psutil.Process().children(recursive=True))
+    _GROUPS.clear()
+
+
+def _stop(groups, grace, others=()):
+    import psutil
+
+    members = _members(groups)
+    members += [p for p in others if p not in members]
+    if not _STATE["signalled"]:
+        for group in groups:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGTERM)
     _, alive = psutil.wait_procs(members, timeout=grace)
     for p in alive:
         with contextlib.suppress(psutil.Error):
             p.kill()
-    signal_groups(signal.SIGKILL)
-    _GROUPS.clear()
+    for group in groups:
+        with contextlib.suppress(OSError):
+            os.killpg(group, signal.SIGKILL)
 
 
 def _members(groups):
