@@ -52,7 +52,9 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 _STATE = {"name": "tools",  # until `main` names the tool
           "out": None, "depth": 0, "pending": None, "signalled": None}
-_GROUPS = set()  # the process groups this run started
+# The process groups this run started, by their leader (a Popen).  A group
+# whose leader was reaped is forgotten: its number may be reused meanwhile.
+_GROUPS = {}
 _PRINT = threading.Lock()
 
 
@@ -221,7 +223,7 @@ def popen(cmd, **kwargs):
     killed are still found, and a Ctrl-C reaches the tool first.
     """
     proc = subprocess.Popen([str(c) for c in cmd], start_new_session=True, **kwargs)
-    _GROUPS.add(proc.pid)
+    _GROUPS[proc.pid] = proc
     return proc
 
 
@@ -233,6 +235,8 @@ def call(cmd, **kwargs):
         except BaseException:
             stop_group(proc)
             raise
+        finally:
+            _GROUPS.pop(proc.pid, None)
 
 
 def run(cmd, input=None, **kwargs):
@@ -245,6 +249,8 @@ def run(cmd, input=None, **kwargs):
         except BaseException:
             stop_group(proc)
             raise
+        finally:
+            _GROUPS.pop(proc.pid, None)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
@@ -257,11 +263,13 @@ def capture(cmd, **kwargs):
 
 def signal_groups(signum):
     """Send SIGNUM to every process group this run started."""
-    for group in list(_GROUPS):
+    for group, leader in list(_GROUPS.items()):
         try:
+            if leader.returncode is not None:
+                raise ProcessLookupError
             os.killpg(group, signum)
         except (ProcessLookupError, PermissionError):
-            _GROUPS.discard(group)
+            _GROUPS.pop(group, None)
 
 
 def stop_group(proc, grace=GRACE):
@@ -280,7 +288,8 @@ def stop_started(grace=GRACE):
     """
     import psutil
 
-    _stop(list(_GROUPS), grace, psutil.Process().children(recursive=True))
+    _stop([g for g, leader in _GROUPS.items() if leader.returncode is None], grace,
+          psutil.Process().children(recursive=True))
     _GROUPS.clear()
 
 
