@@ -669,7 +669,8 @@ def alive(pid):
         return False
 
 
-class StoppedWorkTests(Scratch):
+class StandIns(Scratch):
+    """Stand-ins first on PATH that write their pids, and how to watch them end."""
 
     def setUp(self):
         super().setUp()
@@ -712,6 +713,10 @@ class StoppedWorkTests(Scratch):
     def slow_debootstrap(self):
         executable(self.bin_dir / 'debootstrap', SLOW_DEBOOTSTRAP.format(
             python=sys.executable, quick=str(self.quick), pids=str(self.pids)))
+
+
+
+class StoppedWorkTests(StandIns):
 
     def test_sigterm_to_the_root_tool_stops_debootstrap_and_what_it_started(self):
         self.slow_debootstrap()
@@ -1085,7 +1090,7 @@ STANDIN_CPYTHON_CHANGE = textwrap.dedent("""\
     """)
 
 
-class CheckStoppedTests(StoppedWorkTests):
+class CheckStoppedTests(StandIns):
     """Fault 1: tools/check.py killed with SIGTERM left `all`, make and gcc running."""
 
     def test_sigterm_stops_every_step_and_the_rerun_finds_the_lock_free(self):
@@ -1137,7 +1142,7 @@ COPY_RUN = textwrap.dedent("""\
     """)
 
 
-class CtrlCTests(StoppedWorkTests):
+class CtrlCTests(StandIns):
     """Fault 2: Ctrl-C printed a KeyboardInterrupt traceback where SIGTERM printed one line."""
 
     def assert_cancelled(self, tool):
