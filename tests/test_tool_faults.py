@@ -715,7 +715,6 @@ class StandIns(Scratch):
             python=sys.executable, quick=str(self.quick), pids=str(self.pids)))
 
 
-
 class StoppedWorkTests(StandIns):
 
     def test_sigterm_to_the_root_tool_stops_debootstrap_and_what_it_started(self):
