@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..plumbing import (NO_SPACE, Error as ToolError, Stopped, Thread, cache_dir,  # noqa: F401
+from ..plumbing import (NO_SPACE, Error as ToolError, Thread, cache_dir,  # noqa: F401
                         disk_full, join, locked, no_space, say, space_for)
 from .. import plumbing
 
@@ -56,12 +56,6 @@ def _read_only(path):
         return bool(os.statvfs(str(path)).f_flag & os.ST_RDONLY)
     except OSError:
         return False
-
-
-
-
-
-
 
 
 def clean_env(**extra):
@@ -136,8 +130,6 @@ def sha256_file(path):
 def short_key(data):
     """A 12-hex-digit key for a JSON-able description of some inputs."""
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
-
-
 
 
 def require_program(name, why):
