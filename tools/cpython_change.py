@@ -41,8 +41,9 @@ writes the series for real, with each PR's GitHub issue and PR description
 
 Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
 (default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
-Needs Python 3.8 or newer, git, tar, and for building a C toolchain with
-CPython's usual build dependencies; the Debian bases need root.
+Runs in the tools' venv (tools/bootstrap.py; Python 3.11 or newer), and
+needs git, tar, and for building a C toolchain with CPython's usual build
+dependencies; the Debian bases need root.
 """
 
 if __name__ == "__main__" and not __package__:
