@@ -129,13 +129,15 @@ def main(work, name, argv=None, messages=None):
 def on_signal(signum, frame):
     """The handler `main` gives SIGINT, SIGTERM and SIGHUP.
 
-    What the run started gets the signal at once (so that threads waiting
-    for it unwind); then Stopped is raised, or, inside `held()`, noted for
-    the next safe point.  A second signal ends the run at once.
+    What the run started gets SIGTERM at once, whichever signal came (so
+    that threads waiting for it unwind, and a tool below this one is
+    stopped once, by the signal it cleans up after); then Stopped is
+    raised, or, inside `held()`, noted for the next safe point.  A second
+    signal ends the run at once.
     """
     signal.signal(signum, signal.SIG_DFL)
     _STATE["signalled"] = signum
-    signal_groups(signum)
+    signal_groups(signal.SIGTERM)
     if _STATE["depth"]:
         _STATE["pending"] = signum
         return
@@ -206,7 +208,7 @@ def wind_down(signum, grace=30):
         now = time.monotonic()
         if now >= next_round:
             next_round = now + 1
-            signal_groups(signum)
+            signal_groups(signal.SIGTERM)
         others = [t for t in threading.enumerate()
                   if t is not threading.current_thread() and not t.daemon and t.is_alive()]
         if not others:
