@@ -53,8 +53,8 @@ def venv(python, tree, cache):
         if (path / "venv-ok").is_file():
             return path
         say("creating the docs venv %s" % path)
-        plumbing.venv(path, python, ["-r", doc / "requirements.txt", pin], lambda argv: run(
-            argv, env=clean_env(), check=False).returncode)
+        plumbing.venv(path, python, ["-r", doc / "requirements.txt", pin],
+                      lambda argv: run_live(argv, env=clean_env()))
     return path
 
 
