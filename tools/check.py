@@ -22,6 +22,7 @@ if __name__ == "__main__" and not __package__:
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from . import plumbing
@@ -34,11 +35,13 @@ STEPS = {"--apt-source": False, "--tarball": True, "-e": True, "--envs": True,
 
 def check(argv):
     nox_args, _, step_args = _split(argv)
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="check-") as scratch:
         report = Path(scratch) / "report.json"
         code = plumbing.call([sys.executable, "-m", "nox", "-f", NOXFILE, "--report", report]
                              + nox_args + ["--"] + step_args, cwd=str(NOXFILE.parent))
         if report.is_file():
+            plumbing.say("the steps took %.0f s" % (time.monotonic() - started))
             results = [s["result"] for s in json.loads(report.read_text())["sessions"]]
             print("steps: %d passed, %d failed, %d skipped"
                   % (results.count("success"), len(results) - results.count("success")
