@@ -7,8 +7,9 @@ missing path skips the module, saying why; in the repository nothing is
 skipped, and a missing path fails the module as it would have anyway.
 """
 
-import importlib.util
+import importlib
 import os
+import sys
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -24,10 +25,7 @@ def require(relative_path):
 
 
 def dependents_module(name):
-    """tools/dependents/NAME.py, loaded as a module of its own (the folder is
-    a program, not a package)."""
-    path = os.path.join(ROOT, 'tools', 'dependents', name + '.py')
-    spec = importlib.util.spec_from_file_location('dependents_' + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """tools/dependents/NAME.py, a module of the package tools."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    return importlib.import_module('tools.dependents.' + name)

@@ -28,13 +28,13 @@ import _layout
 _layout.require('tools/cpython_change.py')
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(REPO))
 
-import cpython_change  # noqa: E402
-import debian_root  # noqa: E402
-from cpython import apply, base, build, change, docs, obtain, patch, test, texts, util  # noqa: E402
-from cpython import whatsnew  # noqa: E402
-from cpython.util import ToolError, cache_dir, run_live, sha256_file, side_by_side  # noqa: E402
+from tools import cpython_change, debian_root  # noqa: E402
+from tools.cpython import apply, base, build, change, docs, obtain, patch, test, texts, util  # noqa: E402
+from tools.cpython import typeshed, whatsnew  # noqa: E402
+from test_typing import SMALL_STUB  # noqa: E402
+from tools.cpython.util import ToolError, cache_dir, run_live, sha256_file, side_by_side  # noqa: E402
 
 WHATSNEW = """\
 ****************
@@ -2392,3 +2392,56 @@ class CommandLineTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+# typeshed's side: the patch, on a cached copy holding test_typing's SMALL_STUB.
+
+class TypeshedPatchTool(unittest.TestCase):
+    """tools/cpython/typeshed.py's patch, on a cached copy holding SMALL_STUB."""
+
+    def setUp(self):
+        self.tool = typeshed
+        self.scratch = tempfile.mkdtemp(prefix='enum-backport-typeshed-patch-')
+        self.addCleanup(shutil.rmtree, self.scratch, ignore_errors=True)
+        stdlib = os.path.join(self.scratch, 'cache', 'typeshed', 'mypy-0.test', 'typeshed',
+                              'stdlib')
+        os.makedirs(stdlib)
+        with open(os.path.join(stdlib, 'enum.pyi'), 'w') as f:
+            f.write(SMALL_STUB)
+        with open(os.path.join(stdlib, '..', '..', 'typeshed-ok'), 'w') as f:
+            f.write('a stand-in copy\n')
+        self.output = os.path.join(self.scratch, 'out', 'typeshed.patch')
+
+    def write_patch(self, issue=150000, author='A Contributor <a@example.org>'):
+        return self.tool.write_patch(self.output, issue, author,
+                                     cache=os.path.join(self.scratch, 'cache'), mypy='0.test')
+
+    def test_patch(self):
+        self.write_patch()
+        with open(self.output) as f:
+            text = f.read()
+        self.assertIn('From: A Contributor <a@example.org>', text)
+        self.assertIn('Subject: [PATCH] enum: add EnumType.from_value() and '
+                      'EnumType.from_name()', text)
+        self.assertIn('See python/cpython#150000.', text)
+        self.assertIn('diff --git a/stdlib/enum.pyi b/stdlib/enum.pyi', text)
+        self.assertIn('+    if sys.version_info >= (3, 16):\n', text)
+        # It applies to typeshed's file as it is, and gives the edit.
+        tree = os.path.join(self.scratch, 'typeshed')
+        os.makedirs(os.path.join(tree, 'stdlib'))
+        with open(os.path.join(tree, 'stdlib', 'enum.pyi'), 'w') as f:
+            f.write(SMALL_STUB)
+        applied = subprocess.run(['git', 'apply', os.path.abspath(self.output)], cwd=tree,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 universal_newlines=True)
+        self.assertEqual(applied.returncode, 0, applied.stderr)
+        with open(os.path.join(tree, 'stdlib', 'enum.pyi')) as f:
+            self.assertEqual(f.read(), self.tool.edit().add_methods(SMALL_STUB))
+
+    def test_refuses_placeholders(self):
+        for issue, author in ((None, 'A B <a@example.org>'), (0, 'A B <a@example.org>'),
+                              (150000, 'nobody'), (150000, None)):
+            with self.subTest(issue=issue, author=author):
+                with self.assertRaises(self.tool.ToolError):
+                    self.write_patch(issue, author)
+                self.assertFalse(os.path.exists(self.output))
+
+

@@ -21,6 +21,7 @@ import tempfile
 import textwrap
 import types
 import unittest
+from unittest import mock
 from pathlib import Path
 
 import _layout
@@ -417,10 +418,14 @@ class Command(unittest.TestCase):
             asked.append((name, version))
             return archives[(name, version)]
         fake.sdist = sdist
-        saved = sys.modules.get('prepare')
-        sys.modules['prepare'] = fake
-        self.addCleanup(lambda: sys.modules.__setitem__('prepare', saved) if saved
-                        else sys.modules.pop('prepare', None))
+        package = sys.modules['tools.dependents']
+        saved = sys.modules.get('tools.dependents.prepare')
+        sys.modules['tools.dependents.prepare'] = fake
+        self.addCleanup(lambda: sys.modules.__setitem__('tools.dependents.prepare', saved)
+                        if saved else sys.modules.pop('tools.dependents.prepare', None))
+        patcher = mock.patch.object(package, 'prepare', fake, create=True)
+        patcher.start()
+        self.addCleanup(patcher.stop)
         data = {'projects': [
             {'name': 'alpha', 'pypi': 'Alpha',
              'releases': [{'version': '2.0'}, {'version': '1.0'}]},

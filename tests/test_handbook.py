@@ -48,6 +48,19 @@ class Readme(unittest.TestCase):
         for command in QUICK_START:
             self.assertIn('    ' + command + '\n', block)
 
+    def test_timings_say_what_was_measured_and_how(self):
+        # Every figure as a tool printed it (seconds), with the conditions
+        # it was measured under; no round "took N and M minutes".
+        text = readme_text()
+        start = text.index('Quick start\n---')
+        block = ' '.join(text[start:text.index('\nLayout\n---')].split())
+        for condition in ('fresh machine', 'two cores', 'an empty cache',
+                          'beside other work'):
+            self.assertIn(condition, block)
+        self.assertRegex(block, r'20\d\d-\d\d-\d\d')
+        self.assertGreaterEqual(len(re.findall(r'\b[\d,]+ s\b', block)), 5)
+        self.assertNotRegex(block, r'took [\d.]+ and [\d.]+ minutes')
+
     def test_relative_links_name_existing_files(self):
         links = re.findall(r'`[^`<]*<([^>`]+)>`_', readme_text())
         relative = [link for link in links if not re.match(r'[a-z]+:', link)]
@@ -76,15 +89,7 @@ class DependentsBlock(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        tool = ROOT / 'tools' / 'dependents'
-        sys.path.insert(0, str(tool))
-        try:
-            spec = importlib.util.spec_from_file_location('dependents_report',
-                                                          str(tool / 'report.py'))
-            cls.report = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(cls.report)
-        finally:
-            sys.path.remove(str(tool))
+        cls.report = _layout.dependents_module('report')
 
     def test_the_page_has_the_block(self):
         self.assertEqual(self.report.PAGE, ROOT / 'docs' / 'testing.rst')

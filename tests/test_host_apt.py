@@ -23,13 +23,12 @@ import _layout
 # The fetch stage is one of the two racing stages; it is not in the sdist.
 _layout.require('tools/cpython_change.py')
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / 'tools'))
+sys.path.insert(0, str(REPO))
 
-import debian_root  # noqa: E402
-import host_apt  # noqa: E402
-from cpython import obtain  # noqa: E402
-from cpython.base import SourceBase  # noqa: E402
-from cpython.util import ToolError  # noqa: E402
+from tools import debian_root, host_apt  # noqa: E402
+from tools.cpython import obtain  # noqa: E402
+from tools.cpython.base import SourceBase  # noqa: E402
+from tools.cpython.util import ToolError  # noqa: E402
 
 # A stand-in for apt-get.  It holds "apt's lock" (a file made with O_EXCL)
 # for HOLD seconds; a second copy that finds it held says what apt-get says
@@ -136,15 +135,15 @@ class WaitForSomeoneElseTests(FakeAptFixture):
 
     def test_a_lock_held_by_another_program_is_waited_for(self):
         os.environ.update(BUSY_UNTIL_CALL='3', HOLD='0')
-        with mock.patch('sys.stderr') as stderr:
+        with mock.patch('sys.stdout') as stdout:
             host_apt.apt_get(['update'], wait=30)
         self.assertEqual(self.calls(), ['update'] * 4)
-        said = ''.join(c.args[0] for c in stderr.write.call_args_list)
+        said = ''.join(c.args[0] for c in stdout.write.call_args_list)
         self.assertIn('held by process 4242 (unattended-upgr); waiting up to 30 s', said)
 
     def test_past_the_bound_the_error_names_the_holder(self):
         os.environ.update(BUSY_UNTIL_CALL='1000', HOLD='0')
-        with mock.patch('sys.stderr'):
+        with mock.patch('sys.stdout'):
             with self.assertRaises(host_apt.AptError) as caught:
                 host_apt.apt_get(['install', '-y', 'debootstrap'], wait=0.3)
         message = str(caught.exception)

@@ -30,11 +30,10 @@ import _layout
 
 _layout.require('tools/release.py')
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / 'tools'))
+sys.path.insert(0, str(REPO))
 
-import release  # noqa: E402
-import release_check  # noqa: E402
-from release import Failed, Refused  # noqa: E402
+from tools import release, release_check  # noqa: E402
+from tools.release import Failed, Refused  # noqa: E402
 
 CHANGELOG = """Changes
 =======

@@ -14,10 +14,12 @@ it, as tests/test_host_apt.py does for apt-get.
 import builtins
 import contextlib
 import errno
+import fcntl
 import io
 import lzma
 import os
 import pathlib
+import shutil
 import signal
 import stat
 import subprocess
@@ -37,13 +39,11 @@ import _layout
 _layout.require('tools/cpython_change.py')
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / 'tools'
-sys.path.insert(0, str(TOOLS))
+sys.path.insert(0, str(REPO))
 
-import cpython_change  # noqa: E402
-import debian_root  # noqa: E402
-import host_apt  # noqa: E402
-from cpython import base, build, obtain, patch, util  # noqa: E402
-from cpython.util import ToolError, locked, sha256_file  # noqa: E402
+from tools import cpython_change, debian_root, plumbing  # noqa: E402
+from tools.cpython import base, build, obtain, patch  # noqa: E402
+from tools.cpython.util import ToolError, locked, sha256_file  # noqa: E402
 
 AUTHOR = 'Ada Lovelace <ada@lovelace.dev>'
 # typeshed's patch as made for real (the series fixture puts a stand-in there)
@@ -353,7 +353,10 @@ class CacheLocationTests(Scratch):
             err = io.StringIO()
             with redirect_stderr(err), redirect_stdout(io.StringIO()):
                 self.assertEqual(debian_root.main(['ensure']), 2)
-        self.assertIn('cannot make /proc/enum-from-value-cache/roots', err.getvalue())
+        # the same one line: the cache is plumbing's, whichever tool asks
+        self.assertIn('ENUM_FROM_VALUE_CACHE=/proc/enum-from-value-cache cannot be',
+                      err.getvalue())
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
         self.assertNotIn('Traceback', err.getvalue())
 
     def test_patch_keeps_its_typeshed_copy_under_its_cache(self):
@@ -513,9 +516,9 @@ class DiskFullTests(Scratch):
 STOPPED_RUN = textwrap.dedent('''\
     import sys, time
     from pathlib import Path
-    sys.path.insert(0, {tools!r})
-    import cpython_change
-    from cpython import build, change
+    sys.path.insert(0, {repo!r})
+    from tools import cpython_change
+    from tools.cpython import build, change
 
     copy = change.snapshot
 
@@ -535,9 +538,9 @@ STOPPED_RUN = textwrap.dedent('''\
 # waiting for a child process inside its cpython-change-* directory.
 STOPPED_JOBS = textwrap.dedent('''\
     import sys, tempfile
-    sys.path.insert(0, {tools!r})
-    import cpython_change
-    from cpython import util
+    sys.path.insert(0, {repo!r})
+    from tools import cpython_change
+    from tools.cpython import util
 
     def job(out):
         with tempfile.TemporaryDirectory(prefix='cpython-change-') as scratch:
@@ -559,7 +562,7 @@ class SignalTests(Scratch):
         tmpdir = self.tmp / 'tmp'
         tmpdir.mkdir()
         run = subprocess.Popen(
-            [sys.executable, '-c', script.format(tools=str(TOOLS), cache=str(self.cache))],
+            [sys.executable, '-c', script.format(repo=str(REPO), cache=str(self.cache))],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
             env=dict(os.environ, TMPDIR=str(tmpdir)))
         self.addCleanup(run.wait)
@@ -594,22 +597,22 @@ class SignalTests(Scratch):
         self.addCleanup(signal.signal, signal.SIGTERM, previous)
         for point in ('raise_pending', 'end of block'):
             with self.subTest(point):
-                signal.signal(signal.SIGTERM, util.stop)
+                signal.signal(signal.SIGTERM, plumbing.on_signal)
                 reached = []
-                with self.assertRaises(util.Stopped) as caught:
-                    with util.held():
-                        util.stop(signal.SIGTERM, None)
+                with self.assertRaises(plumbing.Stopped) as caught:
+                    with plumbing.held():
+                        plumbing.on_signal(signal.SIGTERM, None)
                         reached.append('after the signal')
                         if point == 'raise_pending':
-                            util.raise_pending()
+                            plumbing.raise_pending()
                         reached.append('past the safe point')
                 self.assertEqual(caught.exception.args, (signal.SIGTERM,))
                 self.assertEqual(reached, ['after the signal'] + (
                     ['past the safe point'] if point == 'end of block' else []))
                 # the handler gave way to the default: a second one ends the run
                 self.assertEqual(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
-        with self.assertRaises(util.Stopped):
-            util.stop(signal.SIGTERM, None)  # outside held(): at once
+        with self.assertRaises(plumbing.Stopped):
+            plumbing.on_signal(signal.SIGTERM, None)  # outside held(): at once
 
 
 # 6. A signal stops what a run started; a rerun never works where a live run does.
@@ -633,8 +636,8 @@ SLOW_DEBOOTSTRAP = textwrap.dedent('''\
 # tools/debian_root.py ensure, as root would run it, with the stand-in.
 ROOT_RUN = textwrap.dedent('''\
     import sys
-    sys.path.insert(0, {tools!r})
-    import debian_root
+    sys.path.insert(0, {repo!r})
+    from tools import debian_root
     debian_root.os.geteuid = lambda: 0
     debian_root.HOST_SOURCES = ()
     sys.exit(debian_root.main(['ensure']))
@@ -649,9 +652,9 @@ SLOW_MAKE = textwrap.dedent('''\
     ''')
 BUILD_RUN = textwrap.dedent('''\
     import sys
-    sys.path.insert(0, {tools!r})
-    import cpython_change
-    from cpython import base
+    sys.path.insert(0, {repo!r})
+    from tools import cpython_change
+    from tools.cpython import base
     base.SourceBase.TARBALL_SHA256 = {sha!r}
     sys.exit(cpython_change.main(['build', '--stock', '--cache', {cache!r}]))
     ''')
@@ -666,7 +669,8 @@ def alive(pid):
         return False
 
 
-class StoppedWorkTests(Scratch):
+class StandIns(Scratch):
+    """Stand-ins first on PATH that write their pids, and how to watch them end."""
 
     def setUp(self):
         super().setUp()
@@ -687,7 +691,7 @@ class StoppedWorkTests(Scratch):
 
     def started(self, script, **fill):
         """Run SCRIPT until the stand-in has written its pids; return the Popen."""
-        tool = subprocess.Popen([sys.executable, '-c', script.format(tools=str(TOOLS), **fill)],
+        tool = subprocess.Popen([sys.executable, '-c', script.format(repo=str(REPO), **fill)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 universal_newlines=True,
                                 env=dict(os.environ, ENUM_FROM_VALUE_CACHE=str(self.cache)))
@@ -709,6 +713,9 @@ class StoppedWorkTests(Scratch):
     def slow_debootstrap(self):
         executable(self.bin_dir / 'debootstrap', SLOW_DEBOOTSTRAP.format(
             python=sys.executable, quick=str(self.quick), pids=str(self.pids)))
+
+
+class StoppedWorkTests(StandIns):
 
     def test_sigterm_to_the_root_tool_stops_debootstrap_and_what_it_started(self):
         self.slow_debootstrap()
@@ -1040,7 +1047,7 @@ class MessageTests(Scratch):
         self.addCleanup(holder.kill)
         self.assertEqual(holder.stdout.readline(), 'held\n')
         with open(str(path), 'a') as handle:
-            said = host_apt.lock_holder(handle)
+            said = plumbing.lock_holder(path)
         self.assertIn('process %d (' % holder.pid, said)
         self.assertIn('--cache %s)' % cache, said)
 
@@ -1061,9 +1068,198 @@ class MessageTests(Scratch):
             fixture.series()
         lines = [line for line in out.getvalue().splitlines() if "typeshed's" in line]
         self.assertEqual(len(lines), 1, out.getvalue())
-        self.assertTrue(lines[0].startswith('cpython_change: wrote %s: typeshed'
-                                            % (fixture.out / patch.TYPESHED_PATCH)), lines[0])
+        self.assertIn(': wrote %s: typeshed' % (fixture.out / patch.TYPESHED_PATCH), lines[0])
         self.assertTrue((fixture.out / patch.TYPESHED_PATCH).is_file())
+
+
+# 11. The faults issue 51 found in dad28e9, each as a user met it.
+
+# tools/check.py's slow step, played by a stand-in for tools/cpython_change.py
+# in a copy of the checkout: `all` takes a lock of the cache (as a build
+# does) and runs make, whose compiler runs on; the pids go to PIDS.
+STANDIN_CPYTHON_CHANGE = textwrap.dedent("""\
+    import fcntl, os, subprocess, sys
+    if sys.argv[1:2] != ['all']:
+        sys.exit(0)  # fetch, build --stock: nothing to do
+    lock = open(os.environ['FAULT_LOCK'], 'a')
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(os.environ['FAULT_PIDS'], 'a') as pids:
+        pids.write('%d\\n' % os.getpid())
+    sys.exit(subprocess.call(['make', '-j2']))
+    """)
+
+
+class CheckStoppedTests(StandIns):
+    """Fault 1: tools/check.py killed with SIGTERM left `all`, make and gcc running."""
+
+    def test_sigterm_stops_every_step_and_the_rerun_finds_the_lock_free(self):
+        copy = self.tmp / 'checkout'
+        shutil.copytree(str(TOOLS), str(copy / 'tools'),
+                        ignore=shutil.ignore_patterns('__pycache__'))
+        for name in ('noxfile.py', 'tox.ini'):
+            if (REPO / name).exists():
+                shutil.copyfile(str(REPO / name), str(copy / name))
+        (copy / 'tools' / 'cpython_change.py').write_text(STANDIN_CPYTHON_CHANGE)
+        executable(self.bin_dir / 'make', SLOW_MAKE.format(pids=self.pids))
+        lock = self.tmp / 'build.lock'
+        tool = subprocess.Popen([sys.executable, str(copy / 'tools' / 'check.py')],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                universal_newlines=True,
+                                env=dict(os.environ, ENUM_FROM_VALUE_CACHE=str(self.cache),
+                                         FAULT_LOCK=str(lock), FAULT_PIDS=str(self.pids)))
+        self.addCleanup(tool.wait)
+        self.addCleanup(tool.kill)
+        deadline = time.monotonic() + 120
+        while len(self.recorded()) < 3 and tool.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertEqual(len(self.recorded()), 3, tool.poll() is not None and tool.communicate())
+        tool.send_signal(signal.SIGTERM)
+        _, err = tool.communicate(timeout=90)
+        self.assert_all_ended()
+        self.assertEqual(tool.returncode, 128 + signal.SIGTERM, err)
+        self.assertIn('stopped by SIGTERM', err)
+        self.assertNotIn('Traceback', err)
+        with open(str(lock), 'a') as handle:  # a rerun would take it at once
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+COPY_RUN = textwrap.dedent("""\
+    import sys, time
+    sys.path.insert(0, {repo!r})
+    from tools import cpython_change
+    from tools.cpython import base, obtain
+    base.SourceBase.TARBALL_SHA256 = {sha!r}
+    copy = obtain.shutil.copyfile
+
+    def slow_copy(source, dest, **kwargs):
+        copy(source, dest, **kwargs)
+        print('copying', flush=True)
+        time.sleep(60)
+
+    obtain.shutil.copyfile = slow_copy
+    sys.exit(cpython_change.main(['fetch', '--tarball', {tarball!r}, '--cache', {cache!r}]))
+    """)
+
+
+class CtrlCTests(StandIns):
+    """Fault 2: Ctrl-C printed a KeyboardInterrupt traceback where SIGTERM printed one line."""
+
+    def assert_cancelled(self, tool):
+        tool.send_signal(signal.SIGINT)
+        _, err = tool.communicate(timeout=60)
+        self.assertEqual(tool.returncode, 128 + signal.SIGINT, err)
+        self.assertNotIn('Traceback', err)
+        self.assertIn('stopped by SIGINT (Ctrl-C)', err.strip().splitlines()[-1])
+
+    def test_ctrl_c_while_debootstrap_runs(self):
+        self.slow_debootstrap()
+        tool = self.started(ROOT_RUN.replace("['ensure']", "['ensure', '--refresh']"))
+        self.assert_cancelled(tool)
+        self.assert_all_ended()
+
+    def test_ctrl_c_while_fetch_copies_the_tarball(self):
+        tarball = release_like_tarball(self.tmp / 'Python-3.13.5.tar.xz', {'README': 'x\n'})
+        tool = subprocess.Popen(
+            [sys.executable, '-c', COPY_RUN.format(repo=str(REPO), sha=sha256_file(tarball),
+                                                   tarball=str(tarball), cache=str(self.cache))],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.addCleanup(tool.wait)
+        self.addCleanup(tool.kill)
+        self.assertEqual(tool.stdout.readline(), 'copying\n')
+        self.assert_cancelled(tool)
+        # the copy cut short is gone; nothing has the tarball's name
+        self.assertEqual(list((self.cache / 'src').iterdir()), [])
+
+
+def fake_mypy_wheel(dest, stubs=200):
+    """What `pip download mypy==X --dest DEST` leaves: a wheel with mypy/typeshed/ in it."""
+    from test_typing import SMALL_STUB
+
+    import zipfile
+    with zipfile.ZipFile(str(Path(dest) / 'mypy-9.9-py3-none-any.whl'), 'w') as wheel:
+        wheel.writestr('mypy/__init__.py', '')
+        wheel.writestr('mypy/typeshed/stdlib/enum.pyi', SMALL_STUB)
+        for n in range(stubs):
+            wheel.writestr('mypy/typeshed/stdlib/module%03d.pyi' % n, 'x: int\n' * 50)
+
+
+@contextlib.contextmanager
+def disk_full_under(top):
+    """TOP on a file system of its own, and full: a file opened for writing there
+    is made (empty, as a full disk leaves it) and then refused with ENOSPC, and
+    a rename into it from elsewhere is refused with EXDEV (so shutil.move copies)."""
+    real_open, real_rename = builtins.open, os.rename
+
+    def under(path):
+        return os.path.abspath(os.fsdecode(path)).startswith(str(top) + os.sep)
+
+    def open_(path, mode='r', *args, **kwargs):
+        if isinstance(path, (str, Path)) and set(mode) & set('wx') and under(path):
+            real_open(path, mode, *args, **kwargs).close()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real_open(path, mode, *args, **kwargs)
+
+    def rename(source, dest, *args, **kwargs):
+        if under(dest) and not under(source):
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(source), str(dest))
+        return real_rename(source, dest, *args, **kwargs)
+
+    with mock.patch.object(builtins, 'open', open_), mock.patch.object(os, 'rename', rename):
+        yield
+
+
+class PoisonedCacheTests(Scratch):
+    """Fault 3: a disk that filled during `patch` left typeshed's copy half-made, for good;
+    a build that ran out of space left its partial tree filling the disk."""
+
+    def test_a_full_disk_while_the_typeshed_copy_is_made_costs_that_run_only(self):
+        from test_typing import SMALL_STUB
+
+        typeshed = patch.typeshed
+
+        def pip_download(cmd, **kwargs):
+            os.makedirs(str(cmd[cmd.index('--dest') + 1]), exist_ok=True)
+            fake_mypy_wheel(cmd[cmd.index('--dest') + 1])
+
+        with mock.patch.object(typeshed, 'run', pip_download), \
+                redirect_stdout(io.StringIO()):
+            with disk_full_under(self.cache / 'typeshed'):
+                with self.assertRaises(ToolError) as caught:
+                    typeshed.obtain(self.cache, '9.9')
+            self.assertEqual(len(str(caught.exception).splitlines()), 1, caught.exception)
+            self.assertIn('no space left on the device', str(caught.exception))
+            self.assertFalse((self.cache / 'typeshed' / 'mypy-9.9' / 'typeshed').exists())
+            tree = typeshed.obtain(self.cache, '9.9')  # space freed: the next run heals
+        self.assertEqual((tree / 'stdlib' / 'enum.pyi').read_text(), SMALL_STUB)
+        self.assertEqual(len(list((tree / 'stdlib').glob('module*.pyi'))), 200)
+
+    def test_a_build_that_runs_out_of_space_leaves_its_logs_only(self):
+        source = base.SourceBase(self.cache)
+        tarball = release_like_tarball(source.tarball, {
+            'configure': '#!/bin/sh\necho "Objects/object.o: No space left on device"\nexit 1\n',
+            'Lib/big.py': os.urandom(100000)})
+        with mock.patch.object(source, 'TARBALL_SHA256', sha256_file(tarball)), \
+                redirect_stdout(io.StringIO()):
+            root = build.stock_dir(source)
+            with self.assertRaises(ToolError):
+                build.stock(source)
+        self.assertEqual(sorted(p.name for p in root.iterdir()), ['configure.log'])
+
+
+class ForeignPatchTests(Scratch):
+    """Fault 4: `git am -3 DIR/000[1-5]-*.patch` took a user's 0001-foo.patch beside the series."""
+
+    def test_a_patch_of_the_users_that_the_glob_would_take_is_refused(self):
+        out = self.tmp / 'series'
+        ours = [('0001-fix.patch', b'1'), ('0002-more.patch', b'2'), ('fix-pr.md', b'text')]
+        patch.replace_output(out, ours)
+        (out / '0001-foo.patch').write_text('my own work\n')
+        with self.assertRaises(ToolError) as caught:
+            patch.replace_output(out, ours)
+        self.assertIn('0001-foo.patch', str(caught.exception))
+        self.assertIn('git am -3', str(caught.exception))
+        self.assertEqual((out / '0001-foo.patch').read_text(), 'my own work\n')
+        self.assertEqual((out / '0001-fix.patch').read_bytes(), b'1')
 
 
 if __name__ == '__main__':

@@ -41,24 +41,27 @@ writes the series for real, with each PR's GitHub issue and PR description
 
 Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
 (default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
-Needs Python 3.8 or newer, git, tar, and for building a C toolchain with
-CPython's usual build dependencies; the Debian bases need root.
+Runs in the tools' venv (tools/bootstrap.py; Python 3.11 or newer), and
+needs git, tar, and for building a C toolchain with CPython's usual build
+dependencies; the Debian bases need root.
 """
+
+if __name__ == "__main__" and not __package__:
+    import bootstrap  # tools/bootstrap.py, beside this file: the package, in the tools' venv
+    bootstrap.run("tools.cpython_change")
 
 import argparse
 import hashlib
-import os
-import signal
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-from cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
-from cpython.base import RUN_DIR, Interpreter, SourceBase, check_names
-from cpython.util import (Stopped, Thread, ToolError, cache_dir, join, positive_int, say,
-                          short_key, side_by_side, stop, wind_down)
+from . import plumbing
+from .cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
+from .cpython.base import RUN_DIR, Interpreter, SourceBase, check_names
+from .cpython.util import (Thread, ToolError, cache_dir, join, positive_int, say, short_key,
+                           side_by_side)
 
 DEFAULT_REPO = Path(__file__).resolve().parent.parent
 # What each base is proven with: each PR set a maintainer could merge up to
@@ -482,37 +485,15 @@ def make_parser():
 
 
 def main(argv=None):
-    args = make_parser().parse_args(argv)
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        # Started in the background (`cmd &`, nohup): the children would
-        # inherit SIGINT ignored, and test_signal's KeyboardInterrupt tests
-        # fail for that alone; give them what a foreground start has.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    # Killed by default, a run would leave its cpython-change-* directories
-    # behind; as an exception the with blocks remove them (and subprocess
-    # stops the child it was waiting for).  A signal ignored (nohup) stays so.
-    handled = [s for s in (signal.SIGTERM, signal.SIGHUP)
-               if signal.getsignal(s) == signal.SIG_DFL
-               and threading.current_thread() is threading.main_thread()]
-    for signum in handled:
-        signal.signal(signum, stop)
-    try:
-        return args.func(Run(args)) or 0
-    except ToolError as error:
-        print("error: %s" % error, file=sys.stderr)
-        return 1
-    except Stopped as stopped:
-        signum = stopped.args[0]
-        if not wind_down(signum):
-            print("error: stopped by %s; jobs that did not end were left as they were"
-                  % signal.Signals(signum).name, file=sys.stderr, flush=True)
-            os._exit(128 + signum)
-        print("error: stopped by %s; its temporary directories are removed"
-              % signal.Signals(signum).name, file=sys.stderr)
-        return 128 + signum
-    finally:
-        for signum in handled:
-            signal.signal(signum, signal.SIG_DFL)
+    def work(argv):
+        args = make_parser().parse_args(argv)
+        return args.func(Run(args))
+
+    # A signal unwinds the run as plumbing.Stopped, so that the with blocks
+    # remove its cpython-change-* directories; plumbing.main's handler
+    # also gives its children SIGINT as a foreground start would (not
+    # ignored, as `cmd &` leaves it), which test_signal's tests need.
+    return plumbing.main(work, "cpython_change", argv)
 
 
 if __name__ == "__main__":

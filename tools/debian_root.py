@@ -29,21 +29,23 @@ Unstable moves: the root is reused while it is younger than
 is what runs (`versions()` says which).
 """
 
+if __name__ == '__main__' and not __package__:
+    import bootstrap  # tools/bootstrap.py, beside this file: the package, in the tools' venv
+    bootstrap.run('tools.debian_root')
+
 import argparse
-import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import host_apt  # beside this file: every apt-get of the tools, one at a time
-import process_tree  # beside it too: a signal that stops a run stops debootstrap
+from . import host_apt, plumbing  # every apt-get of the tools goes through host_apt
+from .plumbing import say
 
 SUITE = 'sid'
 PACKAGES = (
@@ -87,24 +89,21 @@ WHY_LINES = 20
 MAKING_TAKES = 'about 5 minutes'
 
 
-class RootError(Exception):
+class RootError(plumbing.Error):
     """The root cannot be made or entered; the message says why."""
 
-
-def cache_dir():
-    return Path(os.environ.get('ENUM_FROM_VALUE_CACHE')
-                or Path.home() / '.cache' / 'enum-from-value')
-
-
-def say(message):
-    """A line about the run, on stderr: stdout is what a command answers (`versions`)."""
-    print('debian_root: ' + message, file=sys.stderr, flush=True)
+    code = 2
 
 
 def root_dir(cache=None):
     """Where the root for PACKAGES lives (it need not exist yet)."""
     key = hashlib.sha256(json.dumps([SUITE, sorted(PACKAGES)]).encode()).hexdigest()[:12]
-    return Path(cache or cache_dir()) / 'roots' / ('%s-%s' % (SUITE, key))
+    if cache is None:
+        try:
+            cache = plumbing.cache_dir()
+        except plumbing.Error as error:
+            raise RootError(str(error))
+    return Path(cache) / 'roots' / ('%s-%s' % (SUITE, key))
 
 
 def host_mirror():
@@ -131,9 +130,8 @@ def mirror(explicit=None):
     return explicit or os.environ.get(MIRROR_ENV) or host_mirror()
 
 
-@contextlib.contextmanager
 def _locked(path):
-    """Hold the root's lock for the with block; yields the open lock file.
+    """The root's lock (plumbing.locked), yielding its descriptor.
 
     debootstrap is given it too (see `ensure`): a debootstrap that outlives
     this process (a SIGKILL) holds the lock while it runs, so a rerun waits
@@ -141,17 +139,11 @@ def _locked(path):
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise RootError('cannot make %s for the root: %s; give a cache directory you can '
-                        'write (ENUM_FROM_VALUE_CACHE)' % (path.parent, error.strerror or error))
-    try:
-        lock = open(str(path), 'a')
+        open(str(path), 'a').close()
     except OSError as error:
         raise RootError('cannot write %s for the root: %s; give a cache directory you can '
                         'write (ENUM_FROM_VALUE_CACHE)' % (path, error.strerror or error))
-    with lock:
-        host_apt.flock_waiting(lock, path, say)
-        yield lock
+    return plumbing.locked(path, tell=say)
 
 
 def _mounts_under(tree):
@@ -265,7 +257,7 @@ def ensure(cache=None, refresh=False, mirror_url=None):
     MIRROR_URL: see `mirror`.
     """
     root = root_dir(cache)
-    with _locked(root.parent / ('.%s.lock' % root.name)) as lock:
+    with _locked(root.parent / ('.%s.lock' % root.name)) as lock_fd:
         if _fresh(root) and not refresh:
             return root
         if os.geteuid() != 0:
@@ -282,10 +274,10 @@ def ensure(cache=None, refresh=False, mirror_url=None):
         started = time.monotonic()
         log = root.parent / (root.name + '.debootstrap.log')
         with open(str(log), 'w') as out:
-            code = process_tree.call(
+            code = plumbing.call(
                 ['debootstrap', '--variant=minbase', '--include=' + ','.join(PACKAGES),
                  SUITE, str(staging)] + ([url] if url else []),
-                stdout=out, stderr=subprocess.STDOUT, pass_fds=(lock.fileno(),))
+                stdout=out, stderr=subprocess.STDOUT, pass_fds=(lock_fd,))
         if code != 0:
             raise RootError('debootstrap failed (exit %d); what its logs say:\n%s'
                             % (code, _why(log, staging)))
@@ -337,8 +329,8 @@ def command(root, argv, binds=(), cwd=None, env=None):
 
 
 def run(root, argv, binds=(), cwd=None, env=None, **kwargs):
-    """subprocess.run of `argv` inside `root` (see `command`)."""
-    return subprocess.run(command(root, argv, binds, cwd, env), **kwargs)
+    """subprocess.run of `argv` inside `root` (see `command`), in a process group of its own."""
+    return plumbing.run(command(root, argv, binds, cwd, env), **kwargs)
 
 
 def _enter(args):
@@ -385,13 +377,6 @@ def versions(root):
     return found
 
 
-def _stopped(signum, frame):
-    """SIGTERM or SIGHUP: unwind, so that debootstrap and what it started stop too."""
-    signal.signal(signum, signal.SIG_DFL)  # a second one ends the run at once
-    say('stopped by %s' % signal.Signals(signum).name)
-    raise SystemExit(128 + signum)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     sub = parser.add_subparsers(dest='command', required=True)
@@ -407,6 +392,7 @@ def main(argv=None):
                    help='the interpreters the root serves, exactly')
     running = sub.add_parser('run', parents=[making], help='run a command inside the root')
     running.add_argument('--bind', action='append', default=[], metavar='HOST[:INSIDE]')
+    running.add_argument('--env', action='append', default=[], metavar='NAME=VALUE')
     running.add_argument('--cwd')
     running.add_argument('argv', nargs=argparse.REMAINDER)
     enter = sub.add_parser('_enter')
@@ -419,27 +405,20 @@ def main(argv=None):
     if args.command == '_enter':
         args.argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv
         return _enter(args)
-    # A signal ignored (nohup) stays so.
-    handled = [s for s in (signal.SIGTERM, signal.SIGHUP)
-               if signal.getsignal(s) == signal.SIG_DFL]
-    for signum in handled:
-        signal.signal(signum, _stopped)
-    try:
-        if args.command == 'ensure':
-            print(ensure(refresh=args.refresh, mirror_url=args.mirror))
-        elif args.command == 'versions':
-            for name, version in versions(ensure(mirror_url=args.mirror)).items():
-                print('%-15s %s' % (name, version or 'MISSING'))
-        else:
-            argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv
-            binds = [tuple(b.split(':', 1)) if ':' in b else b for b in args.bind]
-            return run(ensure(mirror_url=args.mirror), argv, binds, args.cwd).returncode
-    except RootError as error:
-        print('debian_root: ' + str(error), file=sys.stderr)
-        return 2
-    finally:
-        for signum in handled:
-            signal.signal(signum, signal.SIG_DFL)
+    return plumbing.main(work, 'debian_root', args, messages=sys.stderr)
+
+
+def work(args):
+    if args.command == 'ensure':
+        print(ensure(refresh=args.refresh, mirror_url=args.mirror))
+    elif args.command == 'versions':
+        for name, version in versions(ensure(mirror_url=args.mirror)).items():
+            print('%-15s %s' % (name, version or 'MISSING'))
+    else:
+        argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv
+        binds = [tuple(b.split(':', 1)) if ':' in b else b for b in args.bind]
+        env = dict(item.partition('=')[::2] for item in args.env)
+        return run(ensure(mirror_url=args.mirror), argv, binds, args.cwd, env).returncode
     return 0
 
 

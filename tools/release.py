@@ -44,6 +44,10 @@ Exits 0 when everything passed, 1 on a failure or a refusal (the last line
 says which).
 """
 
+if __name__ == '__main__' and not __package__:
+    import bootstrap  # tools/bootstrap.py, beside this file: the package, in the tools' venv
+    bootstrap.run('tools.release')
+
 import argparse
 import calendar
 import concurrent.futures
@@ -67,12 +71,10 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from . import debian_root, release_check
+from .release_check import Failed
 
-import debian_root  # noqa: E402
-import release_check  # noqa: E402
-from release_check import Failed  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 ROOT = HERE.parent
 PROJECT = 'enum-backport'

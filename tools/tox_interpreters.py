@@ -15,15 +15,16 @@ NOT RUN by this tox run) and exits 1 unless every one passed:
 
 PYTHON is the interpreter the environment asks for (``python3.8``,
 ``$ENUM_BACKPORT_PY3135`` to read a variable, or ``root:python3.15`` for
-one in the Debian root that tools/root_tox.py runs tox in); it is only used
+one in the Debian root, where noxfile.py's tox-root step runs tox); it is only used
 to say why an environment that left no record did not run.  Records of an
 earlier tox run are ignored: tox starts every command itself, so the
 records of one run share the parent process id, unless
-``ENUM_BACKPORT_TOX_RUN`` names the run (tools/check.py names one, so that
+``ENUM_BACKPORT_TOX_RUN`` names the run (noxfile.py names one, so that
 the host's tox and the root's record into one table).
 """
 
 import argparse
+import configparser
 import json
 import os
 import platform
@@ -116,8 +117,8 @@ def why_not_run(python):
 
 def _why_not_run_in_root(python):
     # Without entering the root: only whether it, and the program, exist.
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import debian_root
+    # (`summary` runs as a module of the package tools, `record` as a file.)
+    from . import debian_root
 
     root = debian_root.root_dir()
     program = debian_root.INTERPRETERS.get(python, '/usr/bin/' + python)
@@ -126,11 +127,12 @@ def _why_not_run_in_root(python):
     if not (root / program.lstrip('/')).exists():
         return 'MISSING', 'the Debian root at %s has no %s' % (root, program)
     return 'NOT RUN', ('the Debian root has %s, but this run did not run its environment '
-                       '(tools/root_tox.py runs it)' % program)
+                       '(the tox-root step of tools/check.py runs it)' % program)
 
 
-def summary(directory, wanted, out=sys.stdout):
-    run = _run_id()
+def summary(directory, wanted, out=None, run=None):
+    """The table of WANTED, [(env, python)]: the records of RUN (default this tox run's)."""
+    out, run = out or sys.stdout, run or _run_id()
     rows, counts = [], {'passed': 0, 'FAILED': 0, 'MISSING': 0, 'NOT RUN': 0}
     for env, python in wanted:
         entry = _read(directory, env, run)
@@ -150,6 +152,26 @@ def summary(directory, wanted, out=sys.stdout):
           % (len(rows), counts['passed'], counts['FAILED'], counts['MISSING'],
              counts['NOT RUN']), file=out)
     return 0 if counts['passed'] == len(rows) else 1
+
+
+def _tox_ini(path):
+    config = configparser.ConfigParser(interpolation=None)
+    config.read(str(path))
+    return config
+
+
+def label_envs(tox_ini, label):
+    """The environments tox.ini's [tox] labels put under LABEL."""
+    for line in _tox_ini(tox_ini).get('tox', 'labels', fallback='').splitlines():
+        name, sep, envs = line.partition('=')
+        if sep and name.strip() == label:
+            return [env.strip() for env in envs.split(',') if env.strip()]
+    raise SystemExit('%s has no label %r' % (tox_ini, label))
+
+
+def stdlib_envs(tox_ini):
+    """(env, python) for every ENV=PYTHON pair of tox.ini's [stdlib] envs."""
+    return [tuple(item.split('=', 1)) for item in _tox_ini(tox_ini).get('stdlib', 'envs').split()]
 
 
 def main(argv=None):

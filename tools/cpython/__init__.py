@@ -13,5 +13,6 @@
                 refleak runs on the debug build
     docs.py     the Doc tree built with CPython's own toolchain and checked
     patch.py    the git-am patch a contributor applies to main
-    util.py     messages, subprocesses, cache keys, locks
+    util.py     subprocesses, cache keys, git, jobs side by side (messages,
+                errors, signals, the cache and locks are ../plumbing.py's)
 """

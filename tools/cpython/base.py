@@ -25,7 +25,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-import debian_root
+from .. import debian_root, plumbing
 
 from .util import (ToolError, clean_env, disk_full, locked, no_space, run, run_live, say,
                    sha256_file)
@@ -88,17 +88,16 @@ class Interpreter:
         # Several PR sets of one base share its venv, and are proven side by side.
         with locked(Path(host_dir).parent / (".%s.lock" % Path(host_dir).name)):
             if not (Path(host_dir) / "venv-ok").is_file():
-                shutil.rmtree(str(host_dir), ignore_errors=True)
-                Path(host_dir).mkdir(parents=True)
                 say("venv with %s for %s: %s" % (", ".join(packages), self.label, host_dir),
                     out)
-                maker = Interpreter(self.label, self.python, self.root, binds, self.env)
-                if (maker.live(["-m", "venv", inside], out=out) != 0 or venv.live(
-                        ["-m", "pip", "install", "-q", "--disable-pip-version-check"]
-                        + list(packages), out=out) != 0):
-                    shutil.rmtree(str(host_dir), ignore_errors=True)
-                    raise ToolError("could not make the venv %s" % host_dir)
-                (Path(host_dir) / "venv-ok").write_text("ok\n")
+            maker = Interpreter(self.label, self.python, self.root, binds, self.env)
+
+            def run(argv):  # PATH's venv seen from inside, where the python may be
+                argv = [inside if a == Path(host_dir) else a for a in argv]
+                who = maker if argv[0] == self.python else venv
+                return who.live(argv[1:], out=out)
+
+            plumbing.venv(host_dir, self.python, packages, run)
         return venv
 
 

@@ -31,6 +31,7 @@ build is reused exactly when its inputs are unchanged; only the newest
 KEEP_PATCHED patched builds are kept.
 """
 
+import contextlib
 import json
 import shutil
 import tempfile
@@ -84,6 +85,21 @@ def _finished_python(root, freethreaded):
     return root / "prefix" / "bin" / interpreter_name(freethreaded)
 
 
+@contextlib.contextmanager
+def logs_only_if_cut_short(root):
+    """A build that fails (a full disk among the causes) or is stopped keeps its logs only.
+
+    Its tree and prefix (most of a gigabyte) go at once, so that a disk it
+    filled is not left full; the next run starts the build afresh.
+    """
+    try:
+        yield
+    except BaseException:
+        for part in ("src", "prefix", "change"):
+            shutil.rmtree(str(root / part), ignore_errors=True)
+        raise
+
+
 def check_gil_off(python):
     """PYTHON is a free-threaded build that runs with the GIL off."""
     code = ("import sys, sysconfig; print(sysconfig.get_config_var('Py_GIL_DISABLED'), "
@@ -118,11 +134,11 @@ def stock(source, jobs=2, freethreaded=False):
         shutil.rmtree(str(root), ignore_errors=True)
         started = time.monotonic()
         say("building %s CPython %s in %s (logs there)" % (what, source.version, root))
-        with space_for(root, BUILD_SPACE):
+        with logs_only_if_cut_short(root), space_for(root, BUILD_SPACE):
             source.extract(root / "src", BUILD_SPACE)
             _make(root, jobs, t)
-        if t:
-            check_gil_off(_finished_python(root, t))
+            if t:
+                check_gil_off(_finished_python(root, t))
         (root / "build-ok").write_text(json.dumps({"configure": configure_flags(t)}) + "\n")
         say("built %s in %.0f s: %s" % (what, time.monotonic() - started, _finished(root, t)))
         return _finished(root, t)
@@ -151,7 +167,7 @@ def patched(source, repo, jobs=2, prs=change.ALL, freethreaded=False):
             stock_root = stock_python.parents[2]
             say("building CPython %s patched with %s in %s from a copy of %s (logs there)"
                 % (source.version, what, root, stock_root.name))
-            with space_for(root, BUILD_SPACE):
+            with logs_only_if_cut_short(root), space_for(root, BUILD_SPACE):
                 root.mkdir(parents=True)
                 shutil.copytree(str(repo), str(root / "change"))
                 run(["cp", "-a", stock_root / "src", root / "src"], where=root,
@@ -161,7 +177,7 @@ def patched(source, repo, jobs=2, prs=change.ALL, freethreaded=False):
                 shutil.rmtree(str(root / "src" / "build" / ("scripts-" + source.version[:4])),
                               ignore_errors=True)
                 _make(root, jobs, t)
-            check_patched(root, stock_root, prs, t)
+                check_patched(root, stock_root, prs, t)
             (root / "build-ok").write_text(json.dumps(
                 {"configure": configure_flags(t), "from": stock_root.name,
                  "prs": change.label(prs)}) + "\n")

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from . import util, whatsnew
+from .. import plumbing
 from .util import ToolError, clean_env, git, locked, run, run_live, run_logged, say, \
     sha256_file, short_key
 
@@ -51,18 +52,17 @@ def venv(python, tree, cache):
     with locked(path.parent / (".%s.lock" % path.name)):
         if (path / "venv-ok").is_file():
             return path
-        shutil.rmtree(str(path), ignore_errors=True)
         say("creating the docs venv %s" % path)
-        run([python, "-m", "venv", path], env=clean_env())
-        run_logged([path / "bin" / "python", "-m", "pip", "install",
-                    "--disable-pip-version-check", "-r", doc / "requirements.txt", pin],
-                   path / "pip-install.log", env=clean_env())
-        (path / "venv-ok").write_text("ok\n")
+        plumbing.venv(path, python, ["-r", doc / "requirements.txt", pin],
+                      lambda argv: run_live(argv, env=clean_env()))
     return path
 
 
 def html(venv_dir, tree, out, jobs):
-    """Build TREE's Doc as html into OUT unless done; return the warnings file."""
+    """Build TREE's Doc as html into OUT unless done; return the warnings file.
+
+    A build cut short keeps its log and warnings only.
+    """
     warnings, stamp = out / "html-warnings.txt", out / "html-ok"
     with locked(out.parent / (".%s.lock" % out.name)):
         if stamp.is_file():
@@ -76,10 +76,15 @@ def html(venv_dir, tree, out, jobs):
         (doc / "build").mkdir(exist_ok=True)
         shutil.copyfile(str(Path(tree) / "Misc" / "NEWS"), str(doc / "build" / "NEWS"))
         started = time.monotonic()
-        run_logged([venv_dir / "bin" / "sphinx-build", "--builder", "html", "--doctree-dir",
-                    out / "doctrees", "--jobs", jobs, "--nitpicky", "--no-color",
-                    "--warning-file", warnings, doc, out / "html"], out / "html.log",
-                   cwd=str(doc), env=clean_env())
+        try:
+            run_logged([venv_dir / "bin" / "sphinx-build", "--builder", "html", "--doctree-dir",
+                        out / "doctrees", "--jobs", jobs, "--nitpicky", "--no-color",
+                        "--warning-file", warnings, doc, out / "html"], out / "html.log",
+                       cwd=str(doc), env=clean_env())
+        except BaseException:
+            for part in ("html", "doctrees"):
+                shutil.rmtree(str(out / part), ignore_errors=True)
+            raise
         stamp.write_text("ok\n")
         say("html of %s built in %.0f s" % (tree, time.monotonic() - started))
     return warnings

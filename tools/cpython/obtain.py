@@ -12,9 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import debian_root
-import host_apt
-
+from .. import debian_root, host_apt
 from .base import SourceBase, debian_bases
 from .util import ToolError, locked, require_program, say, sha256_file, space_for
 

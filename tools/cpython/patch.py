@@ -58,6 +58,9 @@ OUTPUTS = {(pr, kind): "%s-%s" % (pr, kind) for pr, kind in [
 MANIFEST = ".cpython-change-patch.json"
 # typeshed's patch, beside the series (see extra_patches)
 TYPESHED_PATCH = "typeshed-enum.pyi.mbox"
+# What the documented `git am -3 DIR/000[1-5]-*.patch` takes: in the
+# directory, only the series may match it.
+SERIES_GLOB = re.compile(r"000[1-5]-.*\.patch$")
 
 def check_issue(name, number, standins=()):
     """NUMBER, the option NAME's gh issue, unless it is obviously not one (ToolError)."""
@@ -286,6 +289,11 @@ def earlier_output(output):
         if path.is_file() and _sha256(path.read_bytes()) not in hashes:
             raise ToolError("%s was changed since `patch` wrote it; move it away (or delete "
                             "it) and run again" % path)
+    foreign = [n for n in present if SERIES_GLOB.match(n) and n not in earlier]
+    if foreign:
+        raise ToolError("%s holds %s, which `patch` did not write and `git am -3 %s/000[1-5]-"
+                        "*.patch` would apply with the series; move it away and run again"
+                        % (output, ", ".join(foreign), output))
     return earlier
 
 

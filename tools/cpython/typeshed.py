@@ -8,21 +8,18 @@ the edit itself is backport/enum_backport/_typeshed.py's, the one the
 package's pyright route makes, so the overloads are those of the typed
 functions and the mypy plugin.
 
-    python3 tools/cpython/typeshed.py patch OUTPUT --issue N [--author 'Name <email>']
-    python3 tools/cpython/typeshed.py check PATCHED_PYTHON
-
-`patch` writes a `git am` patch against typeshed's stdlib/enum.pyi and
-checks that it applies to the copy.  `check` runs mypy's stubtest on
-``enum`` against PATCHED_PYTHON (the patched 3.13.5 build), once with the
-copy as it is and once with the edit gated at that interpreter's version
+`write_patch` writes a `git am` patch against typeshed's stdlib/enum.pyi
+(cpython_change.py's `patch` puts it beside the series) and checks that it
+applies to the copy.  `check` (cpython_change.py's `typeshed`) runs mypy's
+stubtest on ``enum`` against PATCHED_PYTHON (the patched 3.13.5 build),
+once with the copy as it is and once with the edit gated at that
+interpreter's version
 (the one its enum has the methods from): the first must report
 ``EnumMeta.from_value`` and ``from_name`` (missing from the stub), the
 second nothing about them and nothing the first did not.  stubtest runs in
 a venv of PATCHED_PYTHON with the pinned mypy, kept in the cache.
 
-From cpython_change.py: ``typeshed.write_patch(output, issue, author)``
-and ``typeshed.check(python)``, both taking ``cache=`` as the other stages
-do, and raising ToolError on failure.
+Both take ``cache=`` as the other stages do, and raise ToolError on failure.
 """
 
 import importlib.util
@@ -34,10 +31,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-if __name__ == "__main__" and not __package__:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cpython.util import ToolError, cache_dir, git, locked, run, say, short_key  # noqa: E402
+from ..plumbing import complete, venv as venv_of
+from .util import ToolError, cache_dir, git, locked, run, say, short_key, space_for
 
 #: The mypy release whose wheel gives the typeshed copy, and whose stubtest
 #: checks it.
@@ -67,28 +62,34 @@ def edit():
 
 
 def obtain(cache=None, mypy=MYPY):
-    """The typeshed tree of mypy `mypy`'s wheel, unpacked into the cache."""
+    """The typeshed tree of mypy `mypy`'s wheel, unpacked into the cache.
+
+    Unpacked beside its place and renamed there whole, with a stamp written
+    last: a copy a full disk or a signal cut short is never taken for one.
+    """
     root = cache_dir(cache) / "typeshed" / ("mypy-" + mypy)
-    tree = root / "typeshed"
+    tree, stamp = root / "typeshed", root / "typeshed-ok"
     with locked(root.parent / (".%s.lock" % root.name)):
-        if (tree / STUB).is_file():
+        if stamp.is_file() and (tree / STUB).is_file():
             return tree
-        with tempfile.TemporaryDirectory(prefix="typeshed-") as scratch:
+        with space_for(root.parent, "60 MB"), complete(root) as staging:
+            download = staging / "download"
             run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                 "--only-binary", ":all:", "--dest", scratch, "mypy==" + mypy])
-            wheels = list(Path(scratch).glob("mypy-%s-*.whl" % mypy))
+                 "--only-binary", ":all:", "--dest", download, "mypy==" + mypy],
+                where=root.parent, needed="60 MB")
+            wheels = list(download.glob("mypy-%s-*.whl" % mypy))
             if len(wheels) != 1:
                 raise ToolError("pip download mypy==%s gave %s, not one wheel" % (mypy, wheels))
-            unpacked = Path(scratch) / "unpacked"
             with zipfile.ZipFile(str(wheels[0])) as wheel:
                 members = [n for n in wheel.namelist() if n.startswith("mypy/typeshed/")]
-                wheel.extractall(str(unpacked), members)
-            if not (unpacked / "mypy" / "typeshed" / STUB).is_file():
+                wheel.extractall(str(staging / "unpacked"), members)
+            if not (staging / "unpacked" / "mypy" / "typeshed" / STUB).is_file():
                 raise ToolError("mypy %s's wheel has no mypy/typeshed/%s" % (mypy, STUB))
-            if root.exists():
-                shutil.rmtree(str(root))
-            root.mkdir(parents=True)
-            shutil.move(str(unpacked / "mypy" / "typeshed"), str(tree))
+            os.rename(str(staging / "unpacked" / "mypy" / "typeshed"), str(staging / "typeshed"))
+            shutil.rmtree(str(download))
+            shutil.rmtree(str(staging / "unpacked"))
+            (staging / "typeshed-ok").write_text("%s, %d files\n" % (wheels[0].name,
+                                                                      len(members)))
         say("typeshed copy from mypy %s's wheel: %s" % (mypy, tree))
         return tree
 
@@ -162,14 +163,7 @@ def stubtest_venv(python, cache=None, mypy=MYPY):
     venv = cache_dir(cache) / "venvs" / ("stubtest-%s" % short_key(
         {"python": str(python), "mypy": mypy}))
     with locked(venv.parent / (".%s.lock" % venv.name)):
-        ready = venv / "mypy-ok"
-        if not ready.is_file():
-            if venv.exists():
-                shutil.rmtree(str(venv))
-            run([python, "-m", "venv", venv])
-            run([venv / "bin" / "python", "-m", "pip", "install", "--quiet",
-                 "mypy==" + mypy])
-            ready.write_text(mypy + "\n")
+        venv_of(venv, python, ["mypy==" + mypy], marker="mypy-ok")
     return venv / "bin" / "python"
 
 
@@ -217,36 +211,3 @@ def check(python, cache=None, mypy=MYPY, out=None):
     say("typeshed's enum.pyi, the methods gated at %s: stubtest against %s reports "
         "nothing about from_value or from_name (%d other reports, as without the edit)"
         % (gate, python, len(after)), out)
-
-
-def main(argv=None):
-    import argparse
-    parser = argparse.ArgumentParser(prog="tools/cpython/typeshed.py", description=__doc__.split(
-        "\n\n")[0])
-    parser.add_argument("--cache", help="cache directory (default: $ENUM_FROM_VALUE_CACHE "
-                                        "or ~/.cache/enum-from-value)")
-    parser.add_argument("--mypy", default=MYPY, help="the mypy whose wheel gives the typeshed "
-                                                    "copy and whose stubtest checks it "
-                                                    "(default: %(default)s)")
-    commands = parser.add_subparsers(dest="command", required=True)
-    patch = commands.add_parser("patch", help="write the typeshed patch")
-    patch.add_argument("output")
-    patch.add_argument("--issue", type=int, required=True, help="the CPython issue number")
-    patch.add_argument("--author", required=True, help="'Name <email>'")
-    checking = commands.add_parser("check", help="stubtest against a patched interpreter")
-    checking.add_argument("python", help="the patched interpreter")
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "patch":
-            write_patch(args.output, args.issue, args.author, args.cache, args.mypy)
-            say("wrote " + made(args.output, args.mypy))
-            return 0
-        check(args.python, args.cache, args.mypy)
-        return 0
-    except ToolError as error:
-        say("error: %s" % error, sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -18,6 +18,11 @@ the run.  Everything it fetches and builds is kept under
 ``$ENUM_FROM_VALUE_CACHE/dependents`` (default ``~/.cache/enum-from-value``).
 """
 
+if __name__ == '__main__' and not __package__:  # run as `python3 tools/dependents`
+    import os.path as p, runpy  # tools/bootstrap.py, a folder up: the package, in the tools' venv
+    runpy.run_path(p.join(p.dirname(p.dirname(p.abspath(__file__))), 'bootstrap.py'))['run'](
+        'tools.dependents')
+
 import argparse
 import concurrent.futures
 import hashlib
@@ -26,30 +31,11 @@ import os
 import re
 import shutil
 import sys
-import threading
 import time
 import traceback
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
-
-import compare  # noqa: E402
-import demand as demand_scan  # noqa: E402
-import plan  # noqa: E402
-import prepare  # noqa: E402
-import report  # noqa: E402
-import suites  # noqa: E402
-
-_print_lock = threading.Lock()
-
-
-def say(message):
-    with _print_lock:
-        print('dependents: ' + message, flush=True)
-
-
-prepare.say = say   # one lock for the lines of every worker
+from . import compare, demand as demand_scan, plan, prepare, report, suites
+from ..plumbing import UsageError, main as wrapper, say
 
 
 class Missing:
@@ -173,7 +159,7 @@ def pick(names, wanted, what):
     chosen = [n.strip() for n in wanted.split(',') if n.strip()]
     unknown = [n for n in chosen if n not in names]
     if unknown:
-        raise SystemExit('unknown %s: %s (known: %s)' % (what, ', '.join(unknown),
+        raise UsageError('unknown %s: %s (known: %s)' % (what, ', '.join(unknown),
                                                          ', '.join(names)))
     return chosen
 
@@ -253,28 +239,34 @@ def run(args):
         report.details(job, say)
     full = not args.projects and not args.interpreters
     block = report.page_block(jobs, projects)
-    last = {'full': full, 'jobs': [j.as_json() for j in jobs], 'docs': block,
-            'seconds': round(time.monotonic() - started)}
-    plan.deps_dir().mkdir(parents=True, exist_ok=True)
-    (plan.deps_dir() / ('last-run.json' if full else 'last-partial-run.json')).write_text(
-        json.dumps(last, indent=1) + '\n')
+    summary = []  # its lines, kept in the record for tools/check.py's summary
+
+    def tell(message):
+        summary.append('dependents: ' + message)
+        say(message)
+
     print(flush=True)
     say('Summary')
     if full:
         current = report.page_current(block)
         if current:
-            say("docs/testing.rst's figures are this run's")
+            tell("docs/testing.rst's figures are this run's")
         elif current is False:
-            say("docs/testing.rst's figures differ from this run's "
-                "(python3 tools/dependents docs writes them)")
+            tell("docs/testing.rst's figures differ from this run's "
+                 "(python3 tools/dependents docs writes them)")
         elif current is None:
-            say('docs/testing.rst has no dependents-results block')
+            tell('docs/testing.rst has no dependents-results block')
     else:
-        say('a partial run (--projects/--interpreters): docs/testing.rst not compared')
-    failed = report.closing(jobs, interpreters, (wheel.name, digest), projects, say)
+        tell('a partial run (--projects/--interpreters): docs/testing.rst not compared')
+    failed = report.closing(jobs, interpreters, (wheel.name, digest), projects, tell)
     cpu = sum(r.cpu for j in jobs for r in (j.without, j.with_) if r is not None)
-    say('pairs: %d passed, %d failed (%.0f s; the suites used %.0f s of CPU)' % (
+    tell('pairs: %d passed, %d failed (%.0f s; the suites used %.0f s of CPU)' % (
         sum(1 for j in jobs if j.state == 'ok'), len(failed), time.monotonic() - started, cpu))
+    last = {'full': full, 'jobs': [j.as_json() for j in jobs], 'docs': block,
+            'seconds': round(time.monotonic() - started), 'summary': summary}
+    plan.deps_dir().mkdir(parents=True, exist_ok=True)
+    (plan.deps_dir() / ('last-run.json' if full else 'last-partial-run.json')).write_text(
+        json.dumps(last, indent=1) + '\n')
     return 1 if failed else 0
 
 
@@ -283,7 +275,7 @@ def docs(args):
     try:
         last = json.loads(path.read_text())
     except (OSError, ValueError):
-        raise SystemExit('no full run recorded in %s: run python3 tools/dependents first' % path)
+        raise UsageError('no full run recorded in %s: run python3 tools/dependents first' % path)
     # Runs recorded before the figures moved to the handbook call them 'readme'.
     report.write_page(last['docs'] if 'docs' in last else last['readme'])
     print('docs/testing.rst: dependents figures written from the run recorded in %s' % path)
@@ -366,7 +358,8 @@ def main(argv=None):
     parser.add_argument('--write', action='store_true', help='freeze: store the pins')
     parser.add_argument('--json', metavar='FILE', help='demand: also write its data to FILE')
     args = parser.parse_args(argv)
-    return {'run': run, 'docs': docs, 'freeze': freeze, 'demand': demand}[args.command](args)
+    command = {'run': run, 'docs': docs, 'freeze': freeze, 'demand': demand}[args.command]
+    return wrapper(command, 'dependents', args)
 
 
 if __name__ == '__main__':

@@ -567,7 +567,7 @@ def as_json(rows):
 def demand(args, data, pick):
     """The subcommand: fetch (through prepare.sdist) and scan every pinned
     release; `pick` is the CLI's parser of --projects."""
-    import prepare
+    from . import prepare
     names = pick([p['name'] for p in data['projects']], args.projects, 'projects')
     rows = []
     for project in data['projects']:

@@ -12,8 +12,9 @@ serves today).
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from .. import debian_root, plumbing
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -26,14 +27,9 @@ _ABOUT = ("import platform, sys; print(platform.python_version(), "
           "sys.implementation.name, sys.version.replace(chr(10), ' '))")
 
 
-def cache_dir():
-    return Path(os.environ.get('ENUM_FROM_VALUE_CACHE')
-                or Path.home() / '.cache' / 'enum-from-value')
-
-
 def deps_dir():
     """Everything this tool downloads, builds and runs lives here."""
-    return cache_dir() / 'dependents'
+    return plumbing.cache_dir() / 'dependents'
 
 
 def load(path=PROJECTS):
@@ -78,7 +74,6 @@ class Interpreter:
                     if not k.startswith(('PYTHON', 'VIRTUAL_ENV', 'ENUM_DEPENDENTS_'))}
             full.update(env)
             return list(argv), cwd, full
-        import debian_root
         deps = deps_dir()
         deps.mkdir(parents=True, exist_ok=True)
         inner = debian_root.command(self.root, argv, binds=[(str(deps), str(deps))],
@@ -87,7 +82,7 @@ class Interpreter:
 
     def run(self, argv, cwd=None, env=None, **kwargs):
         argv, cwd, env = self.command(argv, cwd, env)
-        return subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, **kwargs)
+        return plumbing.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, **kwargs)
 
     def probe(self):
         done = self.run([self.python, '-c', _ABOUT], stdout=subprocess.PIPE,
@@ -122,8 +117,6 @@ def find_interpreter(spec):
             raise Unavailable('pyenv %s runs as %s' % (wanted, found.version))
         return found
     if 'debian_root' in spec:
-        sys.path.insert(0, str(ROOT / 'tools'))
-        import debian_root
         try:
             root = debian_root.ensure()
         except debian_root.RootError as error:

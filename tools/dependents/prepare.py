@@ -19,8 +19,6 @@ and makes every Python process of a run record, at its exit, what the enum
 metaclass had then.
 """
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -32,10 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from plan import ROOT, deps_dir
+from .. import plumbing
+from ..plumbing import say
+from .plan import ROOT, deps_dir
 
 
-class SetupError(Exception):
+class SetupError(plumbing.Error):
     """Something a suite needs could not be made; the message says why."""
 
 
@@ -49,30 +49,19 @@ VENV_FORMAT = 2
 WHEEL_INPUTS = ('backport', 'pyproject.toml', 'tests/ledger.json', 'README.rst', 'LICENSE')
 
 
-def say(message):
-    print('dependents: ' + message, flush=True)
-
-
 def pip_env():
     return {'PIP_CACHE_DIR': str(deps_dir() / 'pip'), 'PIP_DISABLE_PIP_VERSION_CHECK': '1',
             'PIP_NO_INPUT': '1'}
 
 
-@contextlib.contextmanager
 def locked(name):
     """An exclusive lock under deps_dir()/locks, for concurrent runs of the tool."""
-    path = deps_dir() / 'locks' / (name + '.lock')
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(str(path), 'w') as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+    return plumbing.locked(deps_dir() / 'locks' / (name + '.lock'))
 
 
 def _host_run(argv, what, cwd=None):
     env = dict(os.environ, **pip_env())
-    done = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True)
+    done = plumbing.capture(argv, cwd=cwd, env=env)
     if done.returncode != 0:
         raise SetupError('%s failed (exit %d): %s' % (what, done.returncode,
                                                       _tail(done.stdout)))

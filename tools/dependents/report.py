@@ -3,7 +3,7 @@ and the handbook's block of them (docs/testing.rst)."""
 
 import re
 
-from plan import ROOT
+from .plan import ROOT
 
 PAGE = ROOT / 'docs' / 'testing.rst'
 START, END = '.. dependents-results-start', '.. dependents-results-end'

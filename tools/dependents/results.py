@@ -20,8 +20,10 @@ import os
 import re
 import xml.etree.ElementTree as ElementTree
 
+from ..plumbing import Error
 
-class ResultsError(Exception):
+
+class ResultsError(Error):
     """A run's results cannot be read; the message says why."""
 
 

@@ -15,9 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import results
-from plan import deps_dir
-from prepare import unpack
+from .. import plumbing
+from . import results
+from .plan import deps_dir
+from .prepare import unpack
 
 TIMEOUT = 1200     # seconds for one run of one suite; a hang is a failure
 # Names of the fixed environment both runs of a pair share.
@@ -89,8 +90,8 @@ def run_suite(interp, project, environment, sdist, mode):
     full_argv, full_cwd, full_env = interp.command(argv, cwd=str(tree / cwd), env=env)
     started = time.monotonic()
     with open(str(folder / 'stdout.txt'), 'w') as out, open(str(folder / 'stderr.txt'), 'w') as err:
-        child = subprocess.Popen(full_argv, cwd=full_cwd, env=full_env, stdin=subprocess.DEVNULL,
-                                 stdout=out, stderr=err, start_new_session=True)
+        child = plumbing.popen(full_argv, cwd=full_cwd, env=full_env, stdin=subprocess.DEVNULL,
+                               stdout=out, stderr=err)
         try:
             run.exit_code, run.cpu = _wait(child, started + TIMEOUT)
         except subprocess.TimeoutExpired:

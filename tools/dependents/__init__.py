@@ -1,0 +1,1 @@
+"""The dependents' own suites, without and with the backport (see __main__.py)."""
