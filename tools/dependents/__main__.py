@@ -3,7 +3,6 @@
     python3 tools/dependents [--projects a,b] [--interpreters 3.8,3.15] [--jobs N]
     python3 tools/dependents docs       # docs/testing.rst's figures from the last full run
     python3 tools/dependents freeze [--write]   # re-resolve the pins
-    python3 tools/dependents demand [--json FILE]   # count the idioms from_value would replace
 
 For each project in projects.json, on each interpreter there: the pinned
 release for that interpreter, its tests from its sdist, run twice in one
@@ -34,7 +33,7 @@ import sys
 import time
 import traceback
 
-from . import compare, demand as demand_scan, plan, prepare, report, suites
+from . import compare, plan, prepare, report, suites
 from ..plumbing import UsageError, main as wrapper, say
 
 
@@ -321,12 +320,6 @@ def freeze(args):
     return 0
 
 
-def demand(args):
-    """Count, in each pinned release's sdist, the idioms that stand in for
-    from_value, from_name and `in` (see demand.py)."""
-    return demand_scan.demand(args, plan.load(), pick)
-
-
 def merge_pins(found):
     """One list of pins from {interpreter: {name: version}}: a pin that is
     the same on every interpreter is plain, others carry a marker naming
@@ -350,15 +343,14 @@ def merge_pins(found):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    parser.add_argument('command', nargs='?', default='run', choices=('run', 'docs', 'freeze', 'demand'))
+    parser.add_argument('command', nargs='?', default='run', choices=('run', 'docs', 'freeze'))
     parser.add_argument('--projects', help='only these projects (comma-separated)')
     parser.add_argument('--interpreters', help='only these interpreters (comma-separated)')
     parser.add_argument('--jobs', type=int, default=max(1, min(2, os.cpu_count() or 1)),
                         help='pairs run at a time (default: 2, or 1 on one core)')
     parser.add_argument('--write', action='store_true', help='freeze: store the pins')
-    parser.add_argument('--json', metavar='FILE', help='demand: also write its data to FILE')
     args = parser.parse_args(argv)
-    command = {'run': run, 'docs': docs, 'freeze': freeze, 'demand': demand}[args.command]
+    command = {'run': run, 'docs': docs, 'freeze': freeze}[args.command]
     return wrapper(command, 'dependents', args)
 
 
