@@ -234,18 +234,17 @@ def check_tagged(tree, version):
                       % (version, version))
 
 
-def export(tree, dest, tracked_only=False):
-    """The commit at HEAD (or, TRACKED_ONLY, the tracked files as they are) into DEST."""
-    if tracked_only:
-        for name in filter(None, git(tree, 'ls-files', '-z').split('\0')):
-            if (Path(tree) / name).is_file():
-                (Path(dest) / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(str(Path(tree) / name), str(Path(dest) / name))
-        return
-    archive = str(Path(dest).parent / 'head.tar')
-    git(tree, 'archive', '--format=tar', '-o', archive, 'HEAD')
-    with tarfile.open(archive) as tar:
-        tar.extractall(str(dest))
+def copy_tree(tree, dest, untracked=False):
+    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST.
+
+    For a release the tree is the tagged commit, unchanged: these are its files.
+    """
+    listed = git(tree, 'ls-files', '-z', '--cached', *(['--others', '--exclude-standard']
+                                                       if untracked else []))
+    for name in filter(None, listed.split('\0')):
+        if (Path(tree) / name).is_file():
+            (Path(dest) / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(str(Path(tree) / name), str(Path(dest) / name))
 
 
 def refuse_overwrite(outdir, version, ours=None):
@@ -653,7 +652,7 @@ def prepare(version, date, date_given, outdir, tree=ROOT):
     tools = tools_venv('release', release_pins())
     with tempfile.TemporaryDirectory(prefix='enum-backport-prepare-') as scratch:
         copy = Path(scratch) / 'tree'
-        export(tree, copy, tracked_only=True)
+        copy_tree(tree, copy)
         add_to(outdir, build_and_check(tools, copy, date, scratch, twice=False))
     say('prepared %s.  Read `git diff`, then commit and tag:' % version)
     print('    git commit -am "enum-backport %s"\n    git tag -a v%s -m "enum-backport %s"'
@@ -681,7 +680,7 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
     refuse_overwrite(outdir, version, record and record['files'])
     with tempfile.TemporaryDirectory(prefix='enum-backport-release-') as scratch:
         copy = Path(scratch) / 'tree'
-        export(tree, copy)
+        copy_tree(tree, copy)
         files = build_and_check(tools, copy, date, scratch)
         hashes = {Path(f).name: sha256(f) for f in files}
         missing(present, hashes, version, index['simple'])
@@ -708,7 +707,7 @@ def upload(tools, index, files, version, attestations=False):
     if wanted:
         sending = [f for f in files if Path(f).name in wanted]
         if attestations:
-            signed = tempfile.mkdtemp(prefix='signed-', dir=str(Path(files[0]).parent.parent))
+            signed = tempfile.mkdtemp(prefix='signed-', dir=str(Path(files[0]).parent))
             sending = [shutil.copy2(f, signed) for f in sending]
             plumbing.run([tools_venv('attest', ATTEST_PINS), '-m', 'pypi_attestations', 'sign']
                          + sending)
@@ -761,7 +760,8 @@ class StallSecondUpload:
                 data = source.recv(65536)
                 if uploads and b'POST / HTTP/1.1' in data:
                     self.posts += 1
-                    if self.posts == 2:  # the request line never goes on: mid-upload
+                    if self.posts == 2:  # the request never goes on: mid-upload
+                        sink.close()  # (a one-connection-at-a-time index is free again)
                         self.stalled.set()
                         return
                 if not data:
@@ -801,11 +801,7 @@ def snapshot(directory):
 def rehearse():
     with tempfile.TemporaryDirectory(prefix='enum-backport-rehearsal-') as scratch:
         scratch, tree, out = Path(scratch), Path(scratch) / 'tree', Path(scratch) / 'out'
-        listed = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard')
-        for name in filter(None, listed.split('\0')):
-            if (ROOT / name).is_file():
-                (tree / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(str(ROOT / name), str(tree / name))
+        copy_tree(ROOT, tree, untracked=True)
         who = ['-c', 'user.name=rehearsal', '-c', 'user.email=rehearsal@localhost']
         for args in (['init', '-q'], ['add', '-A'], who + ['commit', '-qm', 'the work tree']):
             git(tree, *args)
