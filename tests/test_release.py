@@ -107,6 +107,8 @@ class Changelog(unittest.TestCase):
         self.assertEqual(release.dated(text, '1.1.0', '2027-01-01'), text)
         with self.assertRaisesRegex(Refused, r'already dates 1\.1\.0 2026-12-07: --date'):
             release.dated(text, '1.1.0', '2027-01-01', date_given=True)
+        # The same date again (a prepare cut short, run again) is no change.
+        self.assertEqual(release.dated(text, '1.1.0', '2026-12-07', date_given=True), text)
 
     def test_unreleased_and_other_versions_are_refused(self):
         with self.assertRaisesRegex(Refused, r'says "1\.1\.0 \(unreleased\)"'):

@@ -138,7 +138,7 @@ def dated(changelog, version, date, date_given=False):
     """CHANGELOG with VERSION's entry dated DATE; as it was if dated (refused if DATE_GIVEN)."""
     when, index = entry_for(changelog, version)
     if when is not None:
-        if date_given:
+        if date_given and when != date:  # the same date again: a rerun
             raise Refused('%s already dates %s %s: --date changes only an undated entry; '
                           'edit the heading by hand to change it' % (CHANGELOG, version, when))
         return changelog
