@@ -760,12 +760,11 @@ class StallSecondUpload:
                 data = source.recv(65536)
                 if uploads and b'POST / HTTP/1.1' in data:
                     self.posts += 1
-                    if self.posts == 2:  # the request never goes on: mid-upload
-                        sink.close()  # (a one-connection-at-a-time index is free again)
-                        self.stalled.set()
-                        return
+                    if self.posts == 2:  # never sent on: twine waits, mid-upload, and the
+                        self.stalled.set()  # index (one connection at a time) is let go
+                        return sink.shutdown(socket.SHUT_RDWR)
                 if not data:
-                    return sink.close()
+                    return None if self.stalled.is_set() else sink.shutdown(socket.SHUT_RDWR)
                 sink.sendall(data)
         except OSError:
             pass
