@@ -428,7 +428,9 @@ def twine_upload(python, args, files, attestations=False, env=None):
 # The record ------------------------------------------------------------------
 
 def record_path(version, commit):
-    return plumbing.cache_dir() / 'releases' / ('%s-%s-%s.json' % (PROJECT, version, commit))
+    """Where a release keeps what it verified (the rehearsal's in its scratch directory)."""
+    where = os.environ.get('ENUM_BACKPORT_RELEASES') or plumbing.cache_dir() / 'releases'
+    return Path(where) / ('%s-%s-%s.json' % (PROJECT, version, commit))
 
 
 def load_record(version, commit):
@@ -773,7 +775,8 @@ class StallSecondUpload:
 def run_release(tree, args, env=None, show=False):
     """tools/release.py ARGS in the copy TREE: (exit status, output)."""
     child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
-                           cwd=str(tree), env=dict(os.environ, **(env or {})),
+                           cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                               tree.parent / 'releases'), **(env or {})),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
     out = child.communicate()[0]
@@ -847,7 +850,8 @@ def rehearse():
             relay = StallSecondUpload(server.port)
             child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py'), version,
                                     '-r', relay.url, '--outdir', str(out)], cwd=str(tree),
-                                   env=dict(os.environ, **ours), stdout=subprocess.PIPE,
+                                   env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                                       scratch / 'releases'), **ours), stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, universal_newlines=True)
             said = []
             threading.Thread(target=lambda: said.extend(child.stdout), daemon=True).start()
