@@ -267,11 +267,9 @@ class Index(unittest.TestCase):
 
     def test_what_an_interrupted_upload_left_is_completed(self):
         ours = {SDIST: 'a' * 64, WHEEL: 'b' * 64}
-        with mock.patch('sys.stdout', io.StringIO()) as out:
-            self.assertEqual(release.missing({}, ours, '1.1.0', 'I'), [SDIST, WHEEL])
-            self.assertEqual(release.missing({SDIST: 'a' * 64}, ours, '1.1.0', 'I'), [WHEEL])
-            self.assertEqual(release.missing(ours, ours, '1.1.0', 'I'), [])
-        self.assertIn('on the index already, with the same sha256: %s' % WHEEL, out.getvalue())
+        self.assertEqual(release.missing({}, ours, '1.1.0', 'I'), [SDIST, WHEEL])
+        self.assertEqual(release.missing({SDIST: 'a' * 64}, ours, '1.1.0', 'I'), [WHEEL])
+        self.assertEqual(release.missing(ours, ours, '1.1.0', 'I'), [])
         with self.assertRaisesRegex(Refused, 'with other bytes .*%s' % re.escape(WHEEL)):
             release.missing({WHEEL: 'c' * 64}, ours, '1.1.0', 'I')
 

@@ -260,10 +260,12 @@ def add_to(outdir, files):
     """Add FILES to OUTDIR, never replacing a file there (a link, which fails if one is)."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    added = []
     for path in files:
         dest = outdir / Path(path).name
         if dest.exists() and sha256(dest) == sha256(path):
             continue
+        added.append(dest.name)
         temporary = outdir / ('.%s.%s' % (dest.name, secrets.token_hex(4)))
         shutil.copy2(str(path), str(temporary))
         try:
@@ -272,7 +274,9 @@ def add_to(outdir, files):
             raise Refused('%s appeared while this ran: left as it is' % dest)
         finally:
             os.unlink(str(temporary))
-    say('added to %s: %s' % (outdir, ', '.join(Path(p).name for p in files)))
+    say('%s: %s' % (outdir, ', '.join(Path(p).name + ('' if Path(p).name in added else
+                                                      ' (there already, the same bytes)')
+                                      for p in files)))
 
 
 # Tools, building, checking ---------------------------------------------------
@@ -404,8 +408,6 @@ def missing(present, ours, version, simple):
         raise Refused('%s already has %s %s with other bytes (%s): an index takes a version '
                       'once; release the next version' % (simple, PROJECT, version,
                                                           ', '.join(other)))
-    for name in sorted(present):
-        say('on the index already, with the same sha256: %s (not uploaded again)' % name)
     return [name for name in names(version) if name not in present]
 
 
@@ -705,7 +707,10 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
 def upload(tools, index, files, version, attestations=False):
     """Upload what the index lacks of FILES, then check what it serves and install it back."""
     hashes = {Path(f).name: sha256(f) for f in files}
-    wanted = missing(listing(index['simple'], version), hashes, version, index['simple'])
+    present = listing(index['simple'], version)
+    wanted = missing(present, hashes, version, index['simple'])
+    for name in sorted(present):
+        say('on the index already, with the same sha256: %s (not uploaded again)' % name)
     if wanted:
         sending = [f for f in files if Path(f).name in wanted]
         if attestations:
