@@ -428,12 +428,21 @@ class Order(unittest.TestCase):
             self.release()
         self.assertEqual(self.calls, [])
 
-    def test_a_users_file_in_outdir_is_refused_before_building(self):
+    def test_a_users_file_in_outdir_is_refused_before_anything_leaves(self):
         (self.outdir / WHEEL).write_text('mine\n')
         with self.assertRaisesRegex(Refused, 'did not make it'):
             self.release()
-        self.assertEqual(self.calls, [])
+        self.assertEqual(self.calls, ['build'])
         self.assertEqual((self.outdir / WHEEL).read_text(), 'mine\n')
+
+    def test_the_prepare_steps_files_in_outdir_are_taken(self):
+        for name in (SDIST, WHEEL):  # the same bytes the build makes
+            shutil.copy2(str(self.built / name), str(self.outdir / name))
+        (self.outdir / 'notes.txt').write_text('mine\n')
+        self.release()
+        self.assertEqual(self.calls, ['build', 'verify', 'upload %s %s' % (SDIST, WHEEL),
+                                      'install'])
+        self.assertEqual(sorted(listing_of(self.outdir)), sorted(['notes.txt', SDIST, WHEEL]))
 
     def test_an_untagged_tree_is_refused_before_asking_anything(self):
         git(self.tree, 'tag', '-d', 'v1.1.0')

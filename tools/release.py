@@ -681,12 +681,14 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
                           'this commit: an index takes a version once; release the next version'
                           % (index['simple'], PROJECT, version, ', '.join(sorted(present))))
         missing(present, record['files'], version, index['simple'])
-    refuse_overwrite(outdir, version, record and record['files'])
+    if record:
+        refuse_overwrite(outdir, version, record['files'])
     with tempfile.TemporaryDirectory(prefix='enum-backport-release-') as scratch:
         copy = Path(scratch) / 'tree'
         copy_tree(tree, copy)
         files = build_and_check(tools, copy, date, scratch)
         hashes = {Path(f).name: sha256(f) for f in files}
+        refuse_overwrite(outdir, version, hashes)  # the prepare step's files are these bytes
         missing(present, hashes, version, index['simple'])
         if stop_after == 'checked':
             add_to(outdir, files)
@@ -807,7 +809,7 @@ def snapshot(directory):
 
 def rehearse():
     with tempfile.TemporaryDirectory(prefix='enum-backport-rehearsal-') as scratch:
-        scratch, tree, out = Path(scratch), Path(scratch) / 'tree', Path(scratch) / 'out'
+        scratch, tree = Path(scratch), Path(scratch) / 'tree'
         copy_tree(ROOT, tree, untracked=True)
         who = ['-c', 'user.name=rehearsal', '-c', 'user.email=rehearsal@localhost']
         for args in (['init', '-q'], ['add', '-A'], who + ['commit', '-qm', 'the work tree']):
@@ -822,7 +824,7 @@ def rehearse():
         say('rehearsing %s %s on a copy of the work tree, %s' % (PROJECT, version, tree))
         with Server(scratch) as server:
             ours = dict(TWINE_USERNAME=server.user, TWINE_PASSWORD=server.password)
-            local, simple = ['-r', server.url, '--outdir', str(out)], server.url + 'simple/'
+            local, simple = ['-r', server.url], server.url + 'simple/'  # into dist/, as documented
             say('pypiserver on %s, its files in %s' % (server.url, server.packages))
             if date is None:
                 check('the release refused while the changelog says unreleased')
@@ -854,7 +856,7 @@ def rehearse():
             check('the release, killed by SIGTERM in the middle of its upload')
             relay = StallSecondUpload(server.port)
             child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py'), version,
-                                    '-r', relay.url, '--outdir', str(out)], cwd=str(tree),
+                                    '-r', relay.url], cwd=str(tree),
                                    env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
                                        scratch / 'releases'), **ours), stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, universal_newlines=True)
@@ -880,7 +882,9 @@ def rehearse():
                            dict(ours, TWINE_PASSWORD='wrong'))
             check('the rerun: what is there skipped, the rest uploaded, then the checks')
             code, said = run_release(tree, [version] + local, ours, show=True)
-            if code or listing(simple, version) != snapshot(out) or 'uploaded: ' not in said:
+            dist = snapshot(tree / 'dist')
+            if code or 'uploaded: ' not in said or dist.pop('notes.txt', None) is None or (
+                    listing(simple, version) != dist):
                 raise Error('the rerun did not complete the release (exit %d)' % code)
             check('once more: nothing uploaded, the checks again')
             code, said = run_release(tree, [version] + local, ours)
