@@ -1,4 +1,6 @@
-"""The sdist's README.rst is the package page (backport/README.rst).
+"""The sdist's README.rst is the package page (backport/README.rst), and
+its CHANGELOG.rst the package's changelog (backport/CHANGELOG.rst), which
+the page names.
 
 The repository's own README.rst is for contributors and points at what
 the sdist leaves out, so pyproject.toml leaves it out and names this hook
@@ -20,9 +22,10 @@ class SdistReadme(BuildHookInterface):
 
     def initialize(self, version, build_data):
         self._scratch = tempfile.mkdtemp()
-        copy = os.path.join(self._scratch, 'README.rst')
-        shutil.copyfile(os.path.join(self.root, 'backport', 'README.rst'), copy)
-        build_data['force_include'][copy] = 'README.rst'
+        for name in ('README.rst', 'CHANGELOG.rst'):
+            copy = os.path.join(self._scratch, name)
+            shutil.copyfile(os.path.join(self.root, 'backport', name), copy)
+            build_data['force_include'][copy] = name
 
     def finalize(self, version, build_data, artifact_path):
         shutil.rmtree(self._scratch, ignore_errors=True)

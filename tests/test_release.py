@@ -1,28 +1,29 @@
-"""tools/release.py: what it writes, and what it refuses before uploading.
+"""tools/release.py: what it writes, what it refuses, and in which order it acts.
 
 The release itself, against a real index, is rehearsed by
-`python3 tools/release.py --rehearse` (a step of tools/check.py): a
-pypiserver on 127.0.0.1, the upload, a wrong password and a re-upload
-refused, and installs from it on every interpreter.  These tests hold the
-parts that need no server: the changelog and version it writes, the
-refusals (an undated changelog, a tree that is not the tagged commit, an
-index not on this machine while the metadata has no Project-URLs), where it
-installs from, which interpreters it must reach, and that the sdist's
-README is the package page.
+`python3 tools/release.py --rehearse` (a step of the test command): a
+pypiserver on 127.0.0.1, an --outdir over a user's files, an upload killed
+halfway and healed by a rerun, a version already on the index, an index
+that does not answer.  These tests hold the same faults without building:
+each fails on the release.py of dad28e9, which deleted --outdir's files,
+uploaded before verifying, asked the index nothing before building, named
+registries by URL and wrote an impossible date before refusing it.
 """
 
-import datetime
+import functools
+import http.server
 import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import unittest
-import zipfile
-from contextlib import redirect_stderr
 from pathlib import Path
 from unittest import mock
 
@@ -32,8 +33,8 @@ _layout.require('tools/release.py')
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tools import release, release_check  # noqa: E402
-from tools.release import Failed, Refused  # noqa: E402
+from tools import plumbing, release, release_check  # noqa: E402
+from tools.release import Refused  # noqa: E402
 
 CHANGELOG = """Changes
 =======
@@ -50,6 +51,41 @@ The first release.
 """
 
 INIT = "'''The package.'''\n\n__all__ = []\n__version__ = '1.0.0'\n"
+SDIST, WHEEL = release.names('1.1.0')
+# Registry hosts, spelt so that this file does not hold one.
+HOSTS = r'pypi\.org|python' r'hosted|test\.pypi'
+
+
+def scratch(test):
+    path = Path(tempfile.mkdtemp())
+    test.addCleanup(shutil.rmtree, str(path))
+    return path
+
+
+def tree_of(path, files=None):
+    """A small git tree at PATH holding the changelog, __init__.py, pyproject.toml."""
+    for name, text in (files or {release.CHANGELOG: CHANGELOG,
+                                 release.INIT: INIT,
+                                 'pyproject.toml': '[project]\nname = "enum-backport"\n'}).items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_text(text)
+    git(path, 'init', '-q')
+    git(path, 'add', '-A')
+    git(path, 'commit', '-q', '-m', 'the tree')
+    return path
+
+
+def git(tree, *args):
+    return subprocess.run(['git', '-C', str(tree), '-c', 'user.name=t',
+                           '-c', 'user.email=t@localhost'] + list(args),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, check=True).stdout
+
+
+def listing_of(directory):
+    """{relative path: bytes} of every file under DIRECTORY."""
+    return {str(p.relative_to(directory)): p.read_bytes()
+            for p in sorted(Path(directory).rglob('*')) if p.is_file()}
 
 
 class Changelog(unittest.TestCase):
@@ -66,275 +102,428 @@ class Changelog(unittest.TestCase):
         text = release.dated(long, '1.1.0rc10', '2026-12-07')
         self.assertIn('\n1.1.0rc10 (2026-12-07)\n----------------------\n', text)
 
-    def test_a_dated_entry_is_kept(self):
+    def test_a_dated_entry_is_kept_and_a_date_for_it_refused(self):
         text = release.dated(CHANGELOG, '1.1.0', '2026-12-07')
         self.assertEqual(release.dated(text, '1.1.0', '2027-01-01'), text)
+        with self.assertRaisesRegex(Refused, r'already dates 1\.1\.0 2026-12-07: --date'):
+            release.dated(text, '1.1.0', '2027-01-01', date_given=True)
+        # The same date again (a prepare cut short, run again) is no change.
+        self.assertEqual(release.dated(text, '1.1.0', '2026-12-07', date_given=True), text)
 
-    def test_unreleased_is_refused(self):
+    def test_unreleased_and_other_versions_are_refused(self):
         with self.assertRaisesRegex(Refused, r'says "1\.1\.0 \(unreleased\)"'):
             release.release_date(CHANGELOG, '1.1.0')
-
-    def test_another_version_first_is_refused(self):
         for version in ('1.0.0', '1.2.0'):
-            with self.subTest(version=version):
-                with self.assertRaisesRegex(Refused, 'newest entry .* is for 1.1.0, not '
-                                            + version.replace('.', r'\.')):
-                    release.dated(CHANGELOG, version, '2026-12-07')
-                with self.assertRaises(Refused):
-                    release.release_date(CHANGELOG, version)
+            with self.assertRaisesRegex(Refused, r'is for 1\.1\.0, not %s: open an entry'
+                                        % re.escape(version)):
+                release.dated(CHANGELOG, version, '2026-12-07')
 
-    def test_no_entry_at_all_is_refused(self):
-        with self.assertRaisesRegex(Refused, 'has no entry headed'):
-            release.newest_entry('Changes\n=======\n\nNothing yet.\n')
+    def test_impossible_dates(self):
+        for text in ('2026-02-30', '2026-13-01', '7 Dec', '2026-12-7'):
+            with self.assertRaisesRegex(plumbing.UsageError, 'is not a date'):
+                release.checked_date(text)
+        self.assertEqual(release.checked_date('2028-02-29'), '2028-02-29')
 
-    def test_the_real_changelog_has_an_entry_it_can_date(self):
-        text = (REPO / 'backport' / 'CHANGELOG.rst').read_text(encoding='utf-8')
-        version, date, _ = release.newest_entry(text)
-        init = (REPO / 'backport' / 'enum_backport' / '__init__.py').read_text(encoding='utf-8')
-        self.assertEqual(version, release.source_version(init))
+    def test_versions(self):
+        for good in ('1.0.0', '10.2.30', '1.0.0rc1', '1.0.0.post2', '0.1.0'):
+            self.assertTrue(re.fullmatch(release.VERSION_PATTERN, good), good)
+        for bad in ('01.0.0', '1.00.0', '1.0', 'v1.0.0', '1.0.0rc01'):
+            self.assertFalse(re.fullmatch(release.VERSION_PATTERN, bad), bad)
+
+    def test_the_real_changelog_names_the_package_version(self):
+        version, _, _ = release.newest_entry((REPO / release.CHANGELOG).read_text())
+        self.assertEqual(version, release.source_version((REPO / release.INIT).read_text()))
 
 
-class Version(unittest.TestCase):
+class CommandLine(unittest.TestCase):
+    """One line, and the exit status the docstring promises."""
 
-    def test_writing_the_version(self):
-        self.assertEqual(release.with_version(INIT, '1.1.0'),
-                         INIT.replace("'1.0.0'", "'1.1.0'"))
+    def run_release(self, *args):
+        return subprocess.run([sys.executable, '-c', 'import sys; from tools import release; '
+                               'sys.exit(release.main(sys.argv[1:]))'] + list(args),
+                              cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
 
-    def test_a_module_without_one_fails(self):
-        with self.assertRaisesRegex(Failed, '__version__'):
-            release.with_version('x = 1\n', '1.1.0')
+    def test_usage_errors_exit_2_in_one_line(self):
+        self.assertIn('2 on a command line it cannot use', ' '.join(release.__doc__.split()))
+        for args in (['01.0.0'], ['1.0'], ['1.0.0', '--date', '2026-02-30'], [],
+                     ['--rehearse', '1.0.0'], ['1.0.0', '-r', 'pypi', '--date', '2026-12-07'],
+                     ['1.0.0', '--upload', 'dist']):
+            done = self.run_release(*args)
+            self.assertEqual(done.returncode, 2, args)
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+            self.assertNotIn('01.0.0 (unreleased)', done.stderr)
 
-    def test_the_build_date_is_the_changelog_date_at_midnight_utc(self):
-        expected = datetime.datetime(2026, 12, 7, tzinfo=datetime.timezone.utc).timestamp()
-        self.assertEqual(release.epoch('2026-12-07'), int(expected))
 
-    def test_bad_versions_and_dates_are_usage_errors(self):
-        for argv in (['1.0'], ['v1.0.0'], ['1.0.0', '--date', '7 Dec'], [],
-                     ['--rehearse', '1.0.0'], ['1.0.0', '--index', 'http://127.0.0.1/',
-                                              '--date', '2026-12-07']):
-            with self.subTest(argv=argv):
-                with redirect_stderr(io.StringIO()) as err:
-                    with self.assertRaises(SystemExit) as stop:
-                        release.main(argv)
-                self.assertEqual(stop.exception.code, 2)
-                self.assertIn('error:', err.getvalue())
+class Prepare(unittest.TestCase):
+    """Every refusal comes before anything is written."""
+
+    def setUp(self):
+        self.tree = tree_of(scratch(self))
+        self.outdir = scratch(self)
+        self.before = listing_of(self.tree / 'backport')
+
+    def assert_unchanged(self):
+        self.assertEqual(listing_of(self.tree / 'backport'), self.before)
+        self.assertEqual(git(self.tree, 'status', '--porcelain', '--untracked-files=no'), '')
+
+    def test_an_untracked_file_is_refused(self):
+        (self.tree / 'stray.py').write_text('x = 1\n')
+        with self.assertRaisesRegex(Refused, r'untracked files \(stray\.py\)'):
+            release.prepare('1.1.0', '2026-12-07', False, self.outdir, tree=self.tree)
+        self.assert_unchanged()
+
+    def test_a_date_for_a_dated_entry_is_refused(self):
+        changelog = self.tree / release.CHANGELOG
+        changelog.write_text(release.dated(CHANGELOG, '1.1.0', '2026-12-07'))
+        git(self.tree, 'commit', '-qam', 'dated')
+        self.before = listing_of(self.tree / 'backport')
+        with self.assertRaisesRegex(Refused, 'already dates'):
+            release.prepare('1.1.0', '2027-01-01', True, self.outdir, tree=self.tree)
+        self.assert_unchanged()
+
+    def test_an_outdir_holding_a_file_of_that_name_is_refused(self):
+        (self.outdir / 'chapter1.txt').write_text('mine\n')
+        (self.outdir / SDIST).write_text('mine too\n')
+        kept = listing_of(self.outdir)
+        with self.assertRaisesRegex(Refused, 'did not make it'):
+            release.prepare('1.1.0', '2026-12-07', False, self.outdir, tree=self.tree)
+        self.assertEqual(listing_of(self.outdir), kept)
+        self.assert_unchanged()
+
+    def test_an_unwritable_checkout_is_one_line_and_writes_nothing(self):
+        changelog = self.tree / release.CHANGELOG
+        missing_dir = self.tree / 'gone' / 'CHANGELOG.rst'
+        with self.assertRaisesRegex(Refused, r'cannot write .*gone.*nothing was changed'):
+            release.write_both({changelog: 'new\n', missing_dir: 'new\n'})
+        self.assert_unchanged()
+        self.assertEqual(sorted(listing_of(changelog.parent)),
+                         ['CHANGELOG.rst', 'enum_backport/__init__.py'])
+
+
+class Outdir(unittest.TestCase):
+    """Only the two files are added; nothing there is deleted or replaced."""
+
+    def files(self, content=b'built'):
+        where = scratch(self)
+        for name in (SDIST, WHEEL):
+            (where / name).write_bytes(content + name.encode())
+        return [str(where / SDIST), str(where / WHEEL)]
+
+    def test_a_users_files_stay(self):
+        outdir = scratch(self)
+        (outdir / '.git').mkdir()
+        (outdir / '.git' / 'HEAD').write_text('ref\n')
+        (outdir / 'chapter1.txt').write_text('mine\n')
+        with mock.patch('sys.stdout', io.StringIO()):
+            release.add_to(outdir, self.files())
+        self.assertEqual(sorted(listing_of(outdir)), sorted(['.git/HEAD', 'chapter1.txt',
+                                                              SDIST, WHEEL]))
+        self.assertEqual((outdir / 'chapter1.txt').read_text(), 'mine\n')
+
+    def test_the_same_bytes_again_are_taken_other_bytes_refused(self):
+        outdir = scratch(self)
+        with mock.patch('sys.stdout', io.StringIO()):
+            release.add_to(outdir, self.files())
+            release.add_to(outdir, self.files())
+            ours = {n: release.sha256(outdir / n) for n in (SDIST, WHEEL)}
+            release.refuse_overwrite(outdir, '1.1.0', ours)
+            with self.assertRaisesRegex(Refused, 'did not make it'):
+                release.refuse_overwrite(outdir, '1.1.0', None)
+            (outdir / WHEEL).write_bytes(b'a wheel of my own')
+            with self.assertRaisesRegex(Refused, 'appeared while this ran'):
+                release.add_to(outdir, self.files())
+        self.assertEqual((outdir / WHEEL).read_bytes(), b'a wheel of my own')
 
 
 class Index(unittest.TestCase):
+    """An index on 127.0.0.1, as pip and twine see one: its simple page."""
 
-    def test_a_public_index_is_refused_without_project_urls(self):
-        for index in ('https://upload.pypi.org/legacy/', 'https://test.pypi.org/legacy/',
-                      'http://127.0.0.1.example.com/', 'http://localhost.example/',
-                      'file:///tmp/index'):
-            with self.subTest(index=index):
-                with self.assertRaisesRegex(Refused, 'no Project-URLs'):
-                    release.check_index(index, False)
+    def serve(self, page):
+        handler = functools.partial(Page, page)
+        server = http.server.HTTPServer(('127.0.0.1', 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        return 'http://127.0.0.1:%d/simple/' % server.server_address[1]
 
-    def test_an_index_on_this_machine_is_taken(self):
-        for index in ('http://127.0.0.1:8080/', 'http://localhost:3141/root/dev/',
-                      'http://[::1]:8080/'):
-            with self.subTest(index=index):
-                release.check_index(index, False)
+    def test_the_files_of_a_version_with_their_sha256(self):
+        simple = self.serve({'/simple/enum-backport/': '<a href="../../packages/%s#sha256=%s">'
+                             '</a><a href="/p/enum_backport-1.0.0.tar.gz#sha256=%s"></a>'
+                             % (SDIST, 'a' * 64, 'b' * 64)})
+        self.assertEqual(release.listing(simple, '1.1.0'), {SDIST: 'a' * 64})
+        self.assertEqual(release.listing(simple, '1.2.0'), {})
 
-    def test_a_public_index_is_taken_once_the_metadata_has_urls(self):
-        release.check_index('https://upload.pypi.org/legacy/',
-                            ['Project-URL: Source, https://example.org/src'])
+    def test_a_project_the_index_does_not_have(self):
+        self.assertEqual(release.listing(self.serve({}), '1.1.0'), {})
 
-    def test_pyproject_urls(self):
-        pyproject = (REPO / 'pyproject.toml').read_text(encoding='utf-8')
-        # None yet: the project has no public home (the comment says where they go).
-        self.assertFalse(release.declares_urls(pyproject))
-        with_urls = pyproject.replace(
-            '[project.optional-dependencies]',
-            '[project.urls]\nSource = "https://example.org/src"\n\n'
-            '[project.optional-dependencies]', 1)
-        self.assertTrue(release.declares_urls(with_urls))
+    def test_an_index_that_does_not_answer_is_one_line_at_once(self):
+        port = release.free_port()
+        started = time.monotonic()
+        with self.assertRaisesRegex(Refused, r'^the index at http://127\.0\.0\.1:%d/simple/ '
+                                    r'does not answer \(.*\): start it' % port):
+            release.listing('http://127.0.0.1:%d/simple/' % port, '1.1.0')
+        self.assertLess(time.monotonic() - started, 5)
 
-    def test_the_urls_of_a_built_wheel(self):
-        scratch = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, str(scratch))
-        head = 'Metadata-Version: 2.4\nName: enum-backport\nVersion: 1.0.0\n'
-        for lines, expected in (([], []), (['Project-URL: Source, https://example.org/src'],
-                                           ['Project-URL: Source, https://example.org/src'])):
-            wheel = scratch / 'w.whl'
-            with zipfile.ZipFile(str(wheel), 'w') as archive:
-                archive.writestr('enum_backport-1.0.0.dist-info/METADATA',
-                                 head + ''.join(line + '\n' for line in lines)
-                                 + '\nProject-URL: in the description, not a header\n')
-            self.assertEqual(release.wheel_urls(str(wheel)), expected)
+    def test_what_an_interrupted_upload_left_is_completed(self):
+        ours = {SDIST: 'a' * 64, WHEEL: 'b' * 64}
+        self.assertEqual(release.missing({}, ours, '1.1.0', 'I'), [SDIST, WHEEL])
+        self.assertEqual(release.missing({SDIST: 'a' * 64}, ours, '1.1.0', 'I'), [WHEEL])
+        self.assertEqual(release.missing(ours, ours, '1.1.0', 'I'), [])
+        with self.assertRaisesRegex(Refused, 'with other bytes .*%s' % re.escape(WHEEL)):
+            release.missing({WHEEL: 'c' * 64}, ours, '1.1.0', 'I')
 
-    def test_where_it_installs_from(self):
-        self.assertEqual(release.simple_url('https://upload.pypi.org/legacy/'),
-                         'https://pypi.org/simple/')
-        self.assertEqual(release.simple_url('https://test.pypi.org/legacy/'),
-                         'https://test.pypi.org/simple/')
-        self.assertEqual(release.simple_url('http://127.0.0.1:8080/'),
-                         'http://127.0.0.1:8080/simple/')
-        self.assertEqual(release.simple_url('http://127.0.0.1:8080'),
-                         'http://127.0.0.1:8080/simple/')
+    def test_a_url_only_for_this_machine(self):
+        for url in ('https://upload.example.org/legacy/', 'http://127.0.0.1.example.com/',
+                    'http://localhost.example/', 'file:///tmp/index'):
+            with mock.patch.object(plumbing, 'capture') as capture:
+                with self.assertRaisesRegex(Refused, 'a URL only for an index on this machine'):
+                    release.target('python', url, credentials=True)
+            capture.assert_not_called()
+        for url in ('http://127.0.0.1:8080/', 'http://localhost:3141/root/dev/',
+                    'http://[::1]:8080/'):
+            self.assertTrue(release.is_local(url))
+
+    def test_a_named_public_index_is_refused_without_project_urls(self):
+        answer = json.dumps({'url': 'https://upload.example.org/legacy/', 'simple': None})
+        done = subprocess.CompletedProcess([], 0, answer + '\n')
+        with mock.patch.object(plumbing, 'capture', return_value=done) as capture:
+            with self.assertRaisesRegex(Refused, r'-r pypi is not an index on this machine, '
+                                        'and pyproject.toml has no Project-URLs'):
+                release.target('python', 'pypi', credentials=True)
+        self.assertEqual(capture.call_args[0][0][-2:], ['-r', 'pypi'])  # a name, never a URL
+
+    def test_credentials_twine_cannot_find(self):
+        answer = json.dumps({'url': 'http://127.0.0.1:1/', 'simple': None,
+                             'error': 'NonInteractive: Credential not found for username.'})
+        done = subprocess.CompletedProcess([], 0, answer + '\n')
+        with mock.patch.object(plumbing, 'capture', return_value=done):
+            with self.assertRaisesRegex(Refused, r'-r local: twine says NonInteractive: '
+                                        r'Credential not found .*~/\.pypirc'):
+                release.target('python', 'local', credentials=True)
 
 
-class Tree(unittest.TestCase):
-    """The refusals that come before any build, on a small git tree."""
+class Page(http.server.BaseHTTPRequestHandler):
+
+    def __init__(self, pages, *args, **kwargs):
+        self.pages = pages
+        super().__init__(*args, **kwargs)
+
+    def do_GET(self):
+        body = self.pages.get(self.path)
+        self.send_response(200 if body is not None else 404)
+        self.send_header('Content-Type', 'text/html')
+        self.end_headers()
+        self.wfile.write((body or 'not found').encode())
+
+    def log_message(self, *args):
+        pass
+
+
+class Upload(unittest.TestCase):
+
+    def twine(self, stdout, returncode=1, **env):
+        done = subprocess.CompletedProcess([], returncode, stdout)
+        with mock.patch.dict(os.environ, env), \
+                mock.patch.object(plumbing, 'capture', return_value=done) as capture, \
+                mock.patch('sys.stdout', io.StringIO()):
+            try:
+                release.twine_upload('python', ['-r', 'local'], ['a.whl'])
+            finally:
+                self.command = capture.call_args[0][0]
+
+    def test_no_colour_under_no_color(self):
+        self.twine('', returncode=0, NO_COLOR='1')
+        self.assertEqual(self.command[1:4], ['-m', 'twine', '--no-color'])
+        self.assertIn('--non-interactive', self.command)
+
+    def test_what_the_index_answered_in_one_line(self):
+        with self.assertRaisesRegex(Refused, r'^the index refused the credentials \(403 '
+                                    r'Forbidden\): check ~/\.pypirc'):
+            self.twine('Uploading a.whl\nERROR    HTTPError: 403 Forbidden from '
+                       'http://127.0.0.1:1/\n         Forbidden\n')
+        with self.assertRaisesRegex(plumbing.Error, r'^twine upload failed: 400 Bad Request$'):
+            self.twine('ERROR    HTTPError: 400 Bad Request from http://127.0.0.1:1/\n')
+
+
+class Order(unittest.TestCase):
+    """Verify, then publish; and the index is asked before anything is built."""
 
     def setUp(self):
-        if shutil.which('git') is None:
-            self.fail('git is not on PATH: the release needs it')
-        self.tree = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, str(self.tree))
-        (self.tree / 'backport' / 'enum_backport').mkdir(parents=True)
-        (self.tree / 'backport' / 'CHANGELOG.rst').write_text(CHANGELOG)
-        (self.tree / 'backport' / 'enum_backport' / '__init__.py').write_text(INIT)
-        (self.tree / 'pyproject.toml').write_text('[project]\nname = "enum-backport"\n')
-        self.git('init', '-q')
-        self.commit('the tree')
+        files = {release.CHANGELOG: release.dated(CHANGELOG, '1.1.0', '2026-12-07'),
+                 release.INIT: release.with_version(INIT, '1.1.0'),
+                 'pyproject.toml': '[project]\nname = "enum-backport"\n'}
+        self.tree = tree_of(scratch(self), files)
+        git(self.tree, 'tag', '-a', 'v1.1.0', '-m', '1.1.0')
+        self.outdir = scratch(self)
+        self.calls = []
+        self.built = scratch(self)
+        for name in (SDIST, WHEEL):
+            (self.built / name).write_bytes(name.encode())
+        self.hashes = {n: release.sha256(self.built / n) for n in (SDIST, WHEEL)}
+        self.cache = scratch(self)
+        index = {'url': 'http://127.0.0.1:1/', 'simple': 'http://127.0.0.1:1/simple/',
+                 'args': ['--repository-url', 'http://127.0.0.1:1/']}
+        self.present = {}
+        for name, effect in (
+                ('tools_venv', lambda *a, **k: 'python'),
+                ('target', lambda *a, **k: index),
+                ('listing', lambda *a: dict(self.present)),
+                ('build_and_check', lambda *a, **k: self.note('build', [
+                    str(self.built / SDIST), str(self.built / WHEEL)])),
+                ('verify', lambda *a: self.note('verify')),
+                ('twine_upload', lambda p, args, files, *a: self.note(
+                    'upload ' + ' '.join(os.path.basename(f) for f in files))),
+                ('install_everywhere', lambda *a: self.note('install')),
+                ('sdist_page', lambda *a: 'the page')):
+            patcher = mock.patch.object(release, name, side_effect=effect)
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        for patcher in (mock.patch.dict(os.environ, ENUM_FROM_VALUE_CACHE=str(self.cache)),
+                        mock.patch('sys.stdout', io.StringIO())):
+            patcher.start()
+            self.addCleanup(patcher.stop)
 
-    def git(self, *args):
-        return subprocess.run(['git', '-C', str(self.tree), '-c', 'user.name=t',
-                               '-c', 'user.email=t@localhost'] + list(args),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              universal_newlines=True, check=True).stdout
+    def note(self, what, result=None):
+        self.calls.append(what)
+        if what.startswith('upload'):
+            self.present.update({n: self.hashes[n] for n in what.split()[1:]})
+        return result
 
-    def commit(self, message):
-        self.git('add', '-A')
-        self.git('commit', '-q', '-m', message)
+    def release(self):
+        release.release('1.1.0', 'local', self.outdir, tree=self.tree)
 
-    def prepare(self):
-        changelog = self.tree / 'backport' / 'CHANGELOG.rst'
-        init = self.tree / 'backport' / 'enum_backport' / '__init__.py'
-        changelog.write_text(release.dated(changelog.read_text(), '1.1.0', '2026-12-07'))
-        init.write_text(release.with_version(init.read_text(), '1.1.0'))
-        self.commit('enum-backport 1.1.0')
+    def test_verified_before_uploaded(self):
+        self.release()
+        self.assertEqual(self.calls, ['build', 'verify', 'upload %s %s' % (SDIST, WHEEL),
+                                      'install'])
+        self.assertEqual(sorted(os.listdir(str(self.outdir))), sorted([SDIST, WHEEL]))
 
-    def test_an_undated_changelog_is_refused(self):
-        self.git('tag', 'v1.1.0')
-        with self.assertRaisesRegex(Refused, 'unreleased'):
-            release.refusals(self.tree, '1.1.0', 'http://127.0.0.1:8080/')
+    def test_a_failed_verification_uploads_nothing(self):
+        release.verify.side_effect = plumbing.Error('installing failed on py38')
+        with self.assertRaisesRegex(plumbing.Error, 'py38'):
+            self.release()
+        self.assertEqual(self.calls, ['build'])
+        self.assertEqual(os.listdir(str(self.outdir)), [])
 
-    def test_a_version_the_package_does_not_say_is_refused(self):
-        changelog = self.tree / 'backport' / 'CHANGELOG.rst'
-        changelog.write_text(release.dated(changelog.read_text(), '1.1.0', '2026-12-07'))
-        self.commit('dated, version not set')
-        self.git('tag', 'v1.1.0')
-        with self.assertRaisesRegex(Refused, "says 1.0.0, not 1.1.0"):
-            release.refusals(self.tree, '1.1.0', 'http://127.0.0.1:8080/')
+    def test_a_half_done_upload_is_completed_by_a_rerun(self):
+        release.twine_upload.side_effect = lambda p, args, files, *a: (
+            self.note('upload ' + os.path.basename(files[0])), 1 / 0)
+        with self.assertRaises(ZeroDivisionError):  # stopped after the first file
+            self.release()
+        self.present.pop(WHEEL, None)
+        release.twine_upload.side_effect = lambda p, args, files, *a: self.note(
+            'upload ' + ' '.join(os.path.basename(f) for f in files))
+        self.calls.clear()
+        self.release()
+        # The same bytes, verified before: the missing file only, then the checks.
+        self.assertEqual(self.calls, ['build', 'upload ' + WHEEL, 'install'])
+        self.calls.clear()
+        self.release()
+        self.assertEqual(self.calls, ['build', 'install'])
 
-    def test_an_untagged_commit_is_refused(self):
-        self.prepare()
+    def test_a_version_on_the_index_is_refused_before_building(self):
+        self.present = {SDIST: 'f' * 64}
+        with self.assertRaisesRegex(Refused, 'did not build from this commit'):
+            self.release()
+        self.assertEqual(self.calls, [])
+
+    def test_a_users_file_in_outdir_is_refused_before_anything_leaves(self):
+        (self.outdir / WHEEL).write_text('mine\n')
+        with self.assertRaisesRegex(Refused, 'did not make it'):
+            self.release()
+        self.assertEqual(self.calls, ['build'])
+        self.assertEqual((self.outdir / WHEEL).read_text(), 'mine\n')
+
+    def test_the_prepare_steps_files_in_outdir_are_taken(self):
+        for name in (SDIST, WHEEL):  # the same bytes the build makes
+            shutil.copy2(str(self.built / name), str(self.outdir / name))
+        (self.outdir / 'notes.txt').write_text('mine\n')
+        self.release()
+        self.assertEqual(self.calls, ['build', 'verify', 'upload %s %s' % (SDIST, WHEEL),
+                                      'install'])
+        self.assertEqual(sorted(listing_of(self.outdir)), sorted(['notes.txt', SDIST, WHEEL]))
+
+    def test_an_untagged_tree_is_refused_before_asking_anything(self):
+        git(self.tree, 'tag', '-d', 'v1.1.0')
         with self.assertRaisesRegex(Refused, 'not tagged v1.1.0'):
-            release.refusals(self.tree, '1.1.0', 'http://127.0.0.1:8080/')
-
-    def test_uncommitted_changes_are_refused(self):
-        self.prepare()
-        self.git('tag', 'v1.1.0')
-        (self.tree / 'pyproject.toml').write_text('[project]\nname = "changed"\n')
-        with self.assertRaisesRegex(Refused, 'uncommitted changes'):
-            release.refusals(self.tree, '1.1.0', 'http://127.0.0.1:8080/')
-
-    def test_a_public_index_is_refused(self):
-        self.prepare()
-        self.git('tag', 'v1.1.0')
-        with self.assertRaisesRegex(Refused, 'no Project-URLs'):
-            release.refusals(self.tree, '1.1.0', 'https://upload.pypi.org/legacy/')
-
-    def test_the_tagged_release_is_taken(self):
-        self.prepare()
-        self.git('tag', '-a', 'v1.1.0', '-m', 'enum-backport 1.1.0')
-        self.assertEqual(release.refusals(self.tree, '1.1.0', 'http://127.0.0.1:8080/'),
-                         '2026-12-07')
-
-    def test_the_export_is_the_commit(self):
-        self.prepare()
-        (self.tree / 'untracked.txt').write_text('not committed\n')
-        dest = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, str(dest))
-        release.export(self.tree, dest / 'tree')
-        self.assertEqual(sorted(str(p.relative_to(dest / 'tree'))
-                                for p in (dest / 'tree').rglob('*') if p.is_file()),
-                         ['backport/CHANGELOG.rst', 'backport/enum_backport/__init__.py',
-                          'pyproject.toml'])
-        self.assertIn('1.1.0 (2026-12-07)',
-                      (dest / 'tree' / 'backport' / 'CHANGELOG.rst').read_text())
+            self.release()
+        release.target.assert_not_called()
 
 
-class Interpreters(unittest.TestCase):
+class Sdist(unittest.TestCase):
 
-    def test_every_interpreter_tox_knows_is_asked_for(self):
-        with mock.patch.dict(os.environ):
-            os.environ.pop('ENUM_BACKPORT_PY3135', None)
-            os.environ['ENUM_BACKPORT_PY3135T'] = '/nonexistent/python3.13t'
-            found = {env: (where, path, why) for env, where, path, why in release.interpreters()}
-        self.assertEqual(sorted(found), sorted(
-            ['py38', 'py39', 'py310', 'py311', 'py312', 'py313', 'py3135', 'py3135t',
-             'py314', 'py315', 'pypy311']))
-        self.assertEqual(found['py3135'], ('host', None, 'ENUM_BACKPORT_PY3135 is not set'))
-        self.assertIn('not an executable', found['py3135t'][2])
-        self.assertEqual(found['py315'], ('root', '/usr/bin/python3.15', None))
-        self.assertEqual(found['pypy311'], ('root', '/usr/bin/pypy3', None))
-
-    def test_a_missing_interpreter_fails_the_installs(self):
-        entries = [('py38', 'host', None, 'python3.8 is not on PATH')]
-        out = io.StringIO()
-        with mock.patch.object(release, 'interpreters', return_value=entries), \
-                mock.patch('sys.stdout', out):
-            with self.assertRaisesRegex(Failed, 'could not run on py38'):
-                release.install_everywhere('http://127.0.0.1:1/simple/', '1.0.0', '')
-        self.assertIn('MISSING: python3.8 is not on PATH', out.getvalue())
-
-
-class SdistReadme(unittest.TestCase):
-
-    def sdist(self, readme, page):
-        scratch = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, str(scratch))
-        path = scratch / 'enum_backport-1.0.0.tar.gz'
+    def sdist(self, **members):
+        path = scratch(self) / 'enum_backport-1.0.0.tar.gz'
         with tarfile.open(str(path), 'w:gz') as archive:
-            for name, data in (('README.rst', readme), ('backport/README.rst', page)):
-                info = tarfile.TarInfo('enum_backport-1.0.0/' + name)
+            for name, data in members.items():
+                info = tarfile.TarInfo('enum_backport-1.0.0/' + name.replace('__', '/'))
                 info.size = len(data)
                 archive.addfile(info, io.BytesIO(data))
         return str(path)
 
-    def test_the_contributor_readme_is_refused(self):
-        with self.assertRaisesRegex(Failed, 'not the package page'):
-            release_check.check_readme(self.sdist(b'This repository ships that twice',
-                                                  b'enum-backport\n'))
-
-    def test_the_page_is_taken(self):
+    def test_the_page_and_the_changelog_it_names_are_at_the_top(self):
+        page, changes = b'enum-backport\n', b'Changes\n'
         with mock.patch('sys.stdout', io.StringIO()):
-            release_check.check_readme(self.sdist(b'enum-backport\n', b'enum-backport\n'))
+            release_check.check_readme(self.sdist(**{
+                'README.rst': page, 'backport__README.rst': page,
+                'CHANGELOG.rst': changes, 'backport__CHANGELOG.rst': changes}))
+        with self.assertRaisesRegex(release_check.Failed, 'the sdist has no CHANGELOG.rst'):
+            release_check.check_readme(self.sdist(**{
+                'README.rst': page, 'backport__README.rst': page,
+                'backport__CHANGELOG.rst': changes}))
+        with self.assertRaisesRegex(release_check.Failed, 'not the package page'):
+            release_check.check_readme(self.sdist(**{
+                'README.rst': b'the repository', 'backport__README.rst': page}))
+        self.assertTrue(issubclass(release_check.Failed, plumbing.Error))
+
+    def test_the_package_page_names_the_changelog_the_sdist_has(self):
+        page = (REPO / 'backport' / 'README.rst').read_text()
+        self.assertIn('``CHANGELOG.rst`` in the source distribution', page)
+        self.assertIn("'CHANGELOG.rst'", (REPO / 'hatch_build.py').read_text())
 
 
-class Server(unittest.TestCase):
+class Repository(unittest.TestCase):
 
-    def test_stopping_leaves_no_process(self):
-        # A stand-in for pypiserver that starts a child of its own.
-        server = release.Server.__new__(release.Server)
-        server.port = release.free_port()
-        server.process = subprocess.Popen(['sh', '-c', 'sleep 300 & sleep 300'],
-                                          start_new_session=True)
-        time.sleep(0.2)
-        with mock.patch('sys.stdout', io.StringIO()):
-            server.stop()
-        self.assertIsNotNone(server.process.poll())
-        self.assertEqual(live_in_group(server.process.pid), [])
+    def test_no_registry_host_anywhere(self):
+        found = subprocess.run(['git', '-C', str(REPO), 'grep', '-n', '-I', '-iE', HOSTS],
+                               stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(found.stdout, '')
+        self.assertEqual(found.returncode, 1)  # 1: nothing found (not an error)
+
+    def test_every_action_pinned_to_a_commit_with_its_tag_and_least_permissions(self):
+        for path in sorted((REPO / '.github' / 'workflows').glob('*.yml')):
+            text = path.read_text()
+            uses = re.findall(r'uses: (\S+)(.*)', text)
+            self.assertTrue(uses, path)
+            for action, comment in uses:
+                self.assertRegex(action, r'^[\w-]+/[\w-]+@[0-9a-f]{40}$', path)
+                self.assertRegex(comment, r'^ # v\d+\.\d+\.\d+$', path)
+            self.assertIn('\npermissions: {}\n', text, path)
+            self.assertEqual(text.count('uses: actions/checkout@'),
+                             text.count('persist-credentials: false'), path)
+            self.assertIsNone(re.search(HOSTS + r'|password:|(?<![-\w])token:', text, re.I))
+        publish = (REPO / '.github' / 'workflows' / 'publish.yml').read_text()
+        self.assertEqual(publish.count('id-token: write'), 1)
+        job = publish[publish.index('\n  publish:'):]
+        self.assertIn('id-token: write', job)
+        self.assertIn('name: publish', job)
+        self.assertIn('--attestations', job)
 
 
-def live_in_group(group):
-    """The processes of a process group that are not zombies."""
-    # A process killed after its parent died is reaped by PID 1, whenever
-    # that gets round to it: until then it is a zombie, not running.
-    live = []
-    for name in os.listdir('/proc'):
-        if name.isdigit():
-            try:
-                with open('/proc/%s/stat' % name) as f:
-                    fields = f.read().rsplit(')', 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == group and fields[0] != 'Z':
-                live.append(int(name))
-    return live
+class BrokenPipe(unittest.TestCase):
+
+    def test_a_reader_that_goes_away(self):
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # `| head` that has read all it wanted
+        try:
+            done = subprocess.run([sys.executable, '-m', 'enum_backport'], stdout=write_end,
+                                  stderr=subprocess.PIPE, universal_newlines=True,
+                                  cwd=str(REPO / 'backport'))
+        finally:
+            os.close(write_end)
+        self.assertEqual(done.stderr, '')
+        self.assertNotEqual(done.returncode, 0)
 
 
 if __name__ == '__main__':

@@ -1,59 +1,42 @@
 #!/usr/bin/env python3
-"""Release enum-backport to a package index, or rehearse that on this machine.
+"""Release enum-backport: verify, then publish.  Or rehearse it all here.
 
-    python3 tools/release.py VERSION [--date YYYY-MM-DD]   # 1. prepare
-    python3 tools/release.py VERSION --index URL           # 2. upload, install
-    python3 tools/release.py --rehearse                    # both, on a throwaway index
+    python3 tools/release.py VERSION [--date YYYY-MM-DD] [--outdir DIR]   # 1. prepare
+    python3 tools/release.py VERSION -r REPOSITORY [--outdir DIR]         # 2. release
+    python3 tools/release.py --rehearse                                   # 3. rehearse
 
-1. Prepare: write VERSION into backport/enum_backport/__init__.py and date
-   the changelog's newest entry, "VERSION (unreleased)", with today (UTC)
-   or --date; then build once and check as step 2 does, into dist/.  The
-   maintainer reads the diff, commits it and tags that commit vVERSION
-   (docs/release.rst).
-2. Upload: refuse, before building anything, while the changelog says
-   "unreleased" (or names another version first), while the work tree is
-   not the commit tagged vVERSION, and, while pyproject.toml names no
-   Project-URLs, any index not on this machine.  Then build the sdist and
-   wheel of that commit twice, with SOURCE_DATE_EPOCH at the changelog's
-   date, and refuse unless both builds are byte-identical; check them
-   (tools/release_check.py: twine check --strict, check-wheel-contents,
-   the sdist's README, the page's examples with the wheel); upload them
-   with twine, which takes the credentials as it always does
-   (TWINE_USERNAME and TWINE_PASSWORD, a keyring, ~/.pypirc); then, on
-   every interpreter tox.ini's [stdlib] envs names, install
-   enum-backport==VERSION into a fresh venv from that index alone (no pip
-   configuration, no cache) and run the page's examples and
-   ``python -m enum_backport`` there.  An interpreter that cannot be
-   reached fails the release, after the others have been tried.
-3. Rehearse: steps 1 and 2 on a copy of this work tree (committed and
-   tagged there, so the real changelog and version stay as they are),
-   against a pypiserver started on 127.0.0.1 with a password file of a
-   fresh random password, and stopped afterwards (also on SIGTERM).  Shown
-   along the way: the refusals of an undated changelog and of a public
-   index, a wrong password refused (403) with nothing uploaded, the upload,
-   the files the index serves matching the build's hashes, a re-upload
-   refused (400), and the installs from the index on every interpreter.
+1. Prepare: set VERSION in backport/enum_backport/__init__.py and date the
+   changelog's "VERSION (unreleased)" (today, UTC, or --date), both or
+   neither, after every refusal (an unclean tree, an impossible date, a
+   dated entry, an output there already); build, check, add to DIR.
+2. Release to REPOSITORY, named as twine names it (pypi, testpypi, a
+   ~/.pypirc section) or, for an index on this machine only, a URL: ask
+   before building (changelog, version, tag, Project-URLs, the index up,
+   credentials by twine's rules, the version absent or ours); build twice,
+   byte-identical; check; install from a throwaway pypiserver on every
+   interpreter tox.ini's [stdlib] envs names; record; add to DIR; only then
+   upload what the index lacks, and install it back.  CI runs the stages
+   one a job: --stop-after checked, --verify DIR, --upload DIR.
+3. Rehearse both, with their faults, against a pypiserver on 127.0.0.1.
 
-build, twine and check-wheel-contents are those tox.ini's [testenv:release]
-pins, and pypiserver is pinned here; each goes into a venv under
-``$ENUM_FROM_VALUE_CACHE/venvs`` (default ``~/.cache/enum-from-value``).
-The Debian root's interpreters run through tools/debian_root.py, which
-shares this machine's network, 127.0.0.1 included; the stock 3.13.5 builds
-are those ENUM_BACKPORT_PY3135 and ENUM_BACKPORT_PY3135T name, as for tox.
-Exits 0 when everything passed, 1 on a failure or a refusal (the last line
-says which).
+docs/release.rst says it all at length.  Nothing is deleted or overwritten
+that this command did not make.  Every refusal and failure is one line.
+Exits 0 when everything passed, 1 on a refusal or a failure, 2 on a
+command line it cannot use (VERSION not X.Y.Z, X.Y.ZrcN, ...), 128+N when
+stopped by signal N.
 """
 
-if __name__ == '__main__' and not __package__:
-    import bootstrap  # tools/bootstrap.py, beside this file: the package, in the tools' venv
-    bootstrap.run('tools.release')
+if __name__ == "__main__" and not __package__:
+    import bootstrap  # tools/bootstrap.py, beside this file
+
+    bootstrap.run("tools.release")
 
 import argparse
 import calendar
-import concurrent.futures
 import configparser
 import datetime
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -64,46 +47,53 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import zipfile
 from pathlib import Path
 
-from . import debian_root, release_check
-from .release_check import Failed
+from tools import debian_root, plumbing, release_check
+from tools.plumbing import Error, UsageError, say
 
-HERE = Path(__file__).resolve().parent
-
-ROOT = HERE.parent
+ROOT = Path(__file__).resolve().parent.parent
 PROJECT = 'enum-backport'
 INIT = 'backport/enum_backport/__init__.py'
 CHANGELOG = 'backport/CHANGELOG.rst'
-VERSION_PATTERN = r'\d+\.\d+\.\d+((a|b|rc)\d+|\.post\d+)?'
-# An index on this machine: all a release may upload to while the metadata
-# has no Project-URLs.
+NUMBER = r'(0|[1-9]\d*)'
+VERSION_PATTERN = r'{0}\.{0}\.{0}((a|b|rc){0}|\.post{0})?'.format(NUMBER)
 LOCAL_HOSTS = ('127.0.0.1', 'localhost', '::1')
 SERVER_PINS = ['pypiserver==2.4.2', 'passlib==1.7.4']
-# Never resolves (RFC 6761): the rehearsal's public index, to be refused.
-PUBLIC_STAND_IN = 'https://upload.invalid/legacy/'
-# Run inside each fresh venv, on the host or in the root, by INSTALL.
+ATTEST_PINS = ['pypi-attestations==0.0.30']
+# Run in the release tools' venv: the repository as twine resolves it (its
+# URL, and the simple index pip knows for twine's own two), and whether
+# twine finds credentials for it, by twine's own rules.
+ASK_TWINE = r'''
+import argparse, json, sys
+from twine import exceptions, settings, utils
+from pip._internal.models.index import PyPI, TestPyPI
+parser = argparse.ArgumentParser()
+settings.Settings.register_argparse_arguments(parser)
+answer = {}
+try:
+    found = settings.Settings.from_argparse(parser.parse_args(sys.argv[2:]))
+    answer['url'] = found.repository_config['repository']
+    answer['simple'] = {utils.DEFAULT_REPOSITORY: PyPI.simple_url,
+                        utils.TEST_REPOSITORY: TestPyPI.simple_url}.get(answer['url'])
+    if sys.argv[1] == 'credentials':
+        found.auth.username, found.auth.password
+except exceptions.TwineException as error:
+    answer['error'] = '%s: %s' % (type(error).__name__, str(error).strip().splitlines()[0])
+print(json.dumps(answer))
+'''
 DESCRIBE = ("import platform, sys; print(platform.python_implementation(), "
             "platform.python_version(), *(['(PyPy %d.%d.%d)' % sys.pypy_version_info[:3]] "
             "if hasattr(sys, 'pypy_version_info') else []))")
 
 
-class Refused(Exception):
-    """The release would be wrong: nothing is uploaded."""
-
-
-def say(message):
-    print('release: ' + message, flush=True)
-
-
-def cache_dir():
-    return Path(os.environ.get('ENUM_FROM_VALUE_CACHE')
-                or Path.home() / '.cache' / 'enum-from-value')
+class Refused(Error):
+    """The release would be wrong, or cannot be made as asked: nothing is uploaded."""
 
 
 def read(path):
@@ -111,9 +101,14 @@ def read(path):
         return f.read()
 
 
-def write(path, text):
-    with open(str(path), 'w', encoding='utf-8') as f:
-        f.write(text)
+def sha256(path):
+    with open(str(path), 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def names(version):
+    """The sdist's and the wheel's file names for VERSION."""
+    return ['enum_backport-%s.tar.gz' % version, 'enum_backport-%s-py3-none-any.whl' % version]
 
 
 # The version and the changelog ------------------------------------------
@@ -133,15 +128,19 @@ def newest_entry(changelog):
 def entry_for(changelog, version):
     found, date, index = newest_entry(changelog)
     if found != version:
-        raise Refused('the newest entry of %s is for %s, not %s: head it "%s (unreleased)" '
-                      'to release it' % (CHANGELOG, found, version, version))
+        raise Refused('the newest entry of %s is for %s, not %s: open an entry "%s '
+                      '(unreleased)" above it to release %s' % (CHANGELOG, found, version,
+                                                               version, version))
     return date, index
 
 
-def dated(changelog, version, date):
-    """CHANGELOG with VERSION's entry dated DATE (as it was if already dated)."""
+def dated(changelog, version, date, date_given=False):
+    """CHANGELOG with VERSION's entry dated DATE; as it was if dated (refused if DATE_GIVEN)."""
     when, index = entry_for(changelog, version)
     if when is not None:
+        if date_given and when != date:  # the same date again: a rerun
+            raise Refused('%s already dates %s %s: --date changes only an undated entry; '
+                          'edit the heading by hand to change it' % (CHANGELOG, version, when))
         return changelog
     lines = changelog.splitlines(True)
     heading = '%s (%s)' % (version, date)
@@ -153,7 +152,7 @@ def release_date(changelog, version):
     """The date of VERSION's entry; refused while that says unreleased."""
     when, _ = entry_for(changelog, version)
     if when is None:
-        raise Refused('%s says "%s (unreleased)": a release would ship that.  Date it with '
+        raise Refused('%s says "%s (unreleased)": a release would ship that; date it with '
                       '`python3 tools/release.py %s`, commit and tag (docs/release.rst)'
                       % (CHANGELOG, version, version))
     return when
@@ -162,7 +161,7 @@ def release_date(changelog, version):
 def source_version(init):
     match = re.search(r"^__version__ = '([^']*)'$", init, re.M)
     if match is None:
-        raise Failed('%s has no line __version__ = \'...\'' % INIT)
+        raise Error("%s has no line __version__ = '...'" % INIT)
     return match.group(1)
 
 
@@ -171,136 +170,124 @@ def with_version(init, version):
     return re.sub(r"^__version__ = '[^']*'$", "__version__ = '%s'" % version, init, flags=re.M)
 
 
+def checked_date(text):
+    """TEXT if it is a real YYYY-MM-DD date (2026-02-30 is not)."""
+    try:
+        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', text):
+            datetime.date(*map(int, text.split('-')))
+            return text
+    except ValueError:
+        pass
+    raise UsageError('--date %s is not a date (YYYY-MM-DD)' % text)
+
+
 def epoch(date):
     """SOURCE_DATE_EPOCH for a changelog date: its midnight, UTC."""
     return calendar.timegm(time.strptime(date, '%Y-%m-%d'))
 
 
-# Where it may go ---------------------------------------------------------
-
-def is_local(url):
-    parts = urllib.parse.urlsplit(url)
-    return parts.scheme in ('http', 'https') and parts.hostname in LOCAL_HOSTS
-
-
-def declares_urls(pyproject):
-    """Whether pyproject.toml's [project] has urls."""
+def write_both(changes):
+    """Write {path: text} all or none: each beside its place, then renamed, signals held."""
+    made = {}
     try:
-        import tomllib
-    except ImportError:  # before 3.11: the table or an inline urls = {...}
-        return bool(re.search(r'^\[project\.urls\]|^urls\s*=', pyproject, re.M))
-    return bool(tomllib.loads(pyproject).get('project', {}).get('urls'))
+        for path, text in changes.items():
+            handle, temporary = tempfile.mkstemp(prefix='.%s.' % path.name, dir=str(path.parent))
+            made[path] = temporary
+            with os.fdopen(handle, 'w', encoding='utf-8') as f:
+                f.write(text)
+            os.chmod(temporary, os.stat(str(path)).st_mode & 0o7777)
+        with plumbing.held():
+            for path, temporary in made.items():
+                os.replace(temporary, str(path))
+    except OSError as error:
+        raise Refused('cannot write %s: %s; nothing was changed' % (
+            error.filename or path, error.strerror or error))
+    finally:
+        for temporary in made.values():
+            if os.path.exists(temporary):
+                os.unlink(temporary)
 
 
-def wheel_urls(wheel):
-    """The Project-URL lines of a wheel's metadata."""
-    with zipfile.ZipFile(wheel) as archive:
-        name = next(n for n in archive.namelist() if n.endswith('.dist-info/METADATA'))
-        metadata = archive.read(name).decode('utf-8')
-    head = metadata.split('\n\n', 1)[0]
-    return [line for line in head.splitlines() if line.startswith('Project-URL:')]
+# The tree and the output ---------------------------------------------------
 
-
-def check_index(index, has_urls):
-    if not is_local(index) and not has_urls:
-        raise Refused(
-            '%s is not on this machine, and the metadata has no Project-URLs, so the '
-            "index's page would link nowhere: a maintainer adds [project.urls] (Source, "
-            'Changelog, Issues) to pyproject.toml once the project has a public home; until '
-            'then only an index on 127.0.0.1 or localhost is accepted' % index)
-
-
-def simple_url(index):
-    """The simple index to install from, for the upload URL INDEX."""
-    parts = urllib.parse.urlsplit(index)
-    path = parts.path.rstrip('/')
-    if path.endswith('/legacy'):  # PyPI's and TestPyPI's upload endpoint
-        netloc = parts.netloc.replace('upload.pypi.org', 'pypi.org')
-        path = path[:-len('legacy')] + 'simple/'
-    else:  # pypiserver and most others serve both from one root
-        netloc = parts.netloc
-        path += '/simple/'
-    return urllib.parse.urlunsplit((parts.scheme, netloc, path, '', ''))
-
-
-# The tree ------------------------------------------------------------------
-
-def git(tree, *args, check=True):
-    done = subprocess.run(['git', '-C', str(tree)] + list(args), stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True)
-    if check and done.returncode:
-        raise Failed('git %s: %s' % (' '.join(args), done.stdout.strip()))
+def git(tree, *args):
+    done = plumbing.capture(['git', '-C', str(tree)] + list(args))
+    if done.returncode:
+        raise Error('git %s: %s' % (' '.join(args), done.stdout.strip()))
     return done.stdout
 
 
-def check_tree(tree, version):
+def uncommitted(tree, untracked=True):
+    """Paths with uncommitted changes (and untracked, not ignored, files)."""
+    listed = git(tree, 'status', '--porcelain', '-z',
+                 '--untracked-files=%s' % ('normal' if untracked else 'no'))
+    return [entry[3:] for entry in listed.split('\0') if entry[3:]]
+
+
+def check_tagged(tree, version):
     """The work tree is the commit tagged vVERSION, unchanged."""
-    if git(tree, 'status', '--porcelain', '--untracked-files=no').strip():
+    if uncommitted(tree, untracked=False):
         raise Refused('the work tree has uncommitted changes: commit the prepared release and '
                       'tag it v%s first' % version)
-    tags = git(tree, 'tag', '--points-at', 'HEAD').split()
-    if 'v' + version not in tags:
+    if 'v' + version not in git(tree, 'tag', '--points-at', 'HEAD').split():
         raise Refused('HEAD is not tagged v%s: tag the commit that dates %s (docs/release.rst)'
                       % (version, version))
 
 
-def refusals(tree, version, index):
-    """Everything that refuses an upload before anything is built; the release's date."""
-    date = release_date(read(tree / CHANGELOG), version)
-    found = source_version(read(tree / INIT))
-    if found != version:
-        raise Refused('%s says %s, not %s' % (INIT, found, version))
-    check_tree(tree, version)
-    check_index(index, declares_urls(read(tree / 'pyproject.toml')))
-    return date
+def copy_tree(tree, dest, untracked=False):
+    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST.
+
+    For a release the tree is the tagged commit, unchanged: these are its files.
+    """
+    listed = git(tree, 'ls-files', '-z', '--cached', *(['--others', '--exclude-standard']
+                                                       if untracked else []))
+    for name in filter(None, listed.split('\0')):
+        if (Path(tree) / name).is_file():
+            (Path(dest) / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(str(Path(tree) / name), str(Path(dest) / name))
 
 
-def copy_tree(tree, dest):
-    """Copy the files git knows of or would add (tracked, untracked not ignored)."""
-    listed = git(tree, 'ls-files', '-z', '--cached', '--others', '--exclude-standard')
-    for name in sorted(set(filter(None, listed.split('\0')))):
-        source = Path(tree) / name
-        if source.is_file():
-            target = Path(dest) / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(str(source), str(target))
+def refuse_overwrite(outdir, version, ours=None):
+    """Refuse while OUTDIR holds a file by the name of one of ours with other bytes."""
+    for name in names(version):
+        path = Path(outdir) / name
+        if path.exists() and (ours is None or sha256(path) != ours.get(name)):
+            raise Refused('%s is there already and this command did not make it: move it away '
+                          'or give another --outdir (nothing was changed)' % path)
 
 
-def export(tree, dest):
-    """The committed tree at HEAD, unpacked into DEST (what the tag names)."""
-    Path(dest).mkdir(parents=True)
-    archive = subprocess.Popen(['git', '-C', str(tree), 'archive', '--format=tar', 'HEAD'],
-                               stdout=subprocess.PIPE)
-    subprocess.run(['tar', '-x', '-C', str(dest)], stdin=archive.stdout, check=True)
-    if archive.wait():
-        raise Failed('git archive HEAD failed in %s' % tree)
+def add_to(outdir, files):
+    """Add FILES to OUTDIR, never replacing a file there (a link, which fails if one is)."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    added = []
+    for path in files:
+        dest = outdir / Path(path).name
+        if dest.exists() and sha256(dest) == sha256(path):
+            continue
+        added.append(dest.name)
+        temporary = outdir / ('.%s.%s' % (dest.name, secrets.token_hex(4)))
+        shutil.copy2(str(path), str(temporary))
+        try:
+            os.link(str(temporary), str(dest))
+        except FileExistsError:
+            raise Refused('%s appeared while this ran: left as it is' % dest)
+        finally:
+            os.unlink(str(temporary))
+    say('%s: %s' % (outdir, ', '.join(Path(p).name + ('' if Path(p).name in added else
+                                                      ' (there already, the same bytes)')
+                                      for p in files)))
 
 
-# Tools ---------------------------------------------------------------------
+# Tools, building, checking ---------------------------------------------------
 
-def base_python():
-    """An interpreter for the tools' venvs: pypiserver 2.4 needs 3.10 or later."""
-    if sys.version_info >= (3, 10):
-        return sys.executable
-    probe = 'import sys; sys.exit(sys.version_info < (3, 10))'
-    for name in ('python3.13', 'python3.12', 'python3.11', 'python3.10', 'python3'):
-        if shutil.which(name) and subprocess.run([name, '-c', probe]).returncode == 0:
-            return shutil.which(name)
-    raise Failed('no Python 3.10 or later on PATH for the release tools (pypiserver 2.4)')
-
-
-def venv_with(name, pins):
-    """A venv in the cache with exactly PINS installed; its python."""
-    venv = cache_dir() / 'venvs' / name
-    python = venv / 'bin' / 'python'
-    stamp = venv / 'enum-backport-pins.txt'
-    wanted = '\n'.join(pins) + '\n'
-    if not (python.exists() and stamp.exists() and read(stamp) == wanted):
-        say('installing %s into %s' % (', '.join(pins), venv))
-        release_check.run([base_python(), '-m', 'venv', '--clear', str(venv)])
-        release_check.run([str(python), '-m', 'pip', 'install', '-q'] + pins)
-        write(stamp, wanted)
-    return str(python)
+def tools_venv(name, pins):
+    """The python of the cache's venv NAME with exactly PINS."""
+    key = hashlib.sha256('\n'.join(pins).encode()).hexdigest()[:10]
+    path = plumbing.cache_dir() / 'venvs' / ('%s-%s' % (name, key))
+    with plumbing.locked(str(path) + '.lock'):
+        plumbing.venv(path, sys.executable, pins)
+    return str(path / 'bin' / 'python')
 
 
 def release_pins():
@@ -311,76 +298,177 @@ def release_pins():
             if line.strip() and not line.strip().startswith('#')]
 
 
-def build(python, tree, outdir, source_epoch):
-    env = dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch))
-    release_check.run([python, '-m', 'build', '--outdir', str(outdir), str(tree)], env=env)
-    built = sorted(p.name for p in Path(outdir).iterdir())
-    sdists = [n for n in built if n.endswith('.tar.gz')]
-    wheels = [n for n in built if n.endswith('.whl')]
-    if len(sdists) != 1 or len(wheels) != 1 or len(built) != 2:
-        raise Failed('expected one sdist and one wheel in %s, found %s' % (outdir, built))
-    return [str(Path(outdir) / sdists[0]), str(Path(outdir) / wheels[0])]
+def build(python, tree, scratch, source_epoch):
+    outdir = tempfile.mkdtemp(prefix='build-', dir=str(scratch))
+    release_check.run([python, '-m', 'build', '--outdir', outdir, str(tree)],
+                      env=dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch)))
+    built = sorted(os.listdir(outdir), key=lambda name: name.endswith('.whl'))
+    if [n.endswith('.whl') for n in built] != [False, True] or not built[0].endswith('.gz'):
+        raise Error('expected one sdist and one wheel, the build made %s' % built)
+    return [os.path.join(outdir, name) for name in built]
 
 
-def sha256(path):
-    with open(str(path), 'rb') as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def build_and_check(python, tree, outdir, date, scratch, twice=True):
-    """Build (twice, and compare), check; the sdist and wheel (in OUTDIR)."""
+def build_and_check(python, tree, date, scratch, twice=True):
+    """Build (twice, compared), check; the sdist's and the wheel's paths."""
     source_epoch = epoch(date)
-    shutil.rmtree(str(outdir), ignore_errors=True)
-    first = build(python, tree, outdir, source_epoch)
+    files = build(python, tree, scratch, source_epoch)
     if twice:
-        second = build(python, tree, Path(scratch) / 'again', source_epoch)
-        for one, other in zip(first, second):
+        for one, other in zip(files, build(python, tree, scratch, source_epoch)):
             if sha256(one) != sha256(other):
-                raise Failed('two builds of the same tree differ: %s' % os.path.basename(one))
+                raise Error('two builds of the same tree differ: %s' % os.path.basename(one))
     say('built %s(SOURCE_DATE_EPOCH=%d, %s):'
         % ('twice, byte-identical ' if twice else '', source_epoch, date))
-    for path in first:
+    for path in files:
         print('  %s  %s' % (sha256(path), os.path.basename(path)), flush=True)
-    sdist, wheel = first
-    release_check.check(sdist, wheel, python=python, cwd=str(tree))
-    with tempfile.TemporaryDirectory() as where:
-        say("the page's examples, with the wheel on python3:")
-        release_check.test_wheel(wheel, sdist, 'python3', where)
-    return sdist, wheel
+    release_check.check(*files, python=python, cwd=str(tree))
+    where = tempfile.mkdtemp(prefix='page-', dir=str(scratch))
+    say("the page's examples, with the wheel on python3:")
+    release_check.test_wheel(files[1], files[0], 'python3', where)
+    return files
 
 
-# Installs from the index ---------------------------------------------------
+def files_in(directory, version):
+    """The sdist and wheel of VERSION in DIRECTORY (a CI artifact), exactly those."""
+    found = sorted(os.listdir(str(directory)))
+    if found != sorted(names(version)):
+        raise Refused('%s holds %s, not exactly %s' % (directory, found, names(version)))
+    return [str(Path(directory) / name) for name in names(version)]
 
-def interpreters():
-    """(env, 'host' or 'root', path or None, why missing) for tox.ini's [stdlib] envs."""
+
+# The index -------------------------------------------------------------------
+
+def is_local(url):
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme in ('http', 'https') and parts.hostname in LOCAL_HOSTS
+
+
+def declares_urls(pyproject):
+    """Whether pyproject.toml's [project] has urls."""
+    return bool(re.search(r'^\[project\.urls\]|^urls\s*=', pyproject, re.M))
+
+
+def target(python, repository, credentials):
+    """{'url', 'simple', 'args'} for -r REPOSITORY, refused as the docstring says."""
+    args = ['--repository-url', repository] if '://' in repository else ['-r', repository]
+    if '://' in repository and not is_local(repository):
+        raise Refused('-r %s: a URL only for an index on this machine (127.0.0.1, localhost); '
+                      'name any other as twine does (-r pypi, -r testpypi, a ~/.pypirc '
+                      'section)' % repository)
+    for question in ['url'] + (['credentials'] if credentials else []):
+        done = plumbing.capture([python, '-c', ASK_TWINE, question, '--non-interactive'] + args)
+        try:
+            answer = json.loads(done.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            raise Error('twine could not be asked about -r %s: %s'
+                        % (repository, done.stdout[-300:]))
+        if 'error' in answer:
+            raise Refused('-r %s: twine says %s (it looks in TWINE_USERNAME and TWINE_PASSWORD, '
+                          '~/.pypirc, a keyring, and uses Trusted Publishing in CI)'
+                          % (repository, answer['error']))
+        if not is_local(answer['url']) and not declares_urls(read(ROOT / 'pyproject.toml')):
+            raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
+                          "Project-URLs, so the index's page would link nowhere: add "
+                          '[project.urls] once the project has a public home; until then only '
+                          'an index on 127.0.0.1 or localhost is taken' % repository)
+    if answer['simple'] is None:
+        answer['simple'] = answer['url'].rstrip('/') + '/simple/'
+    answer['args'] = args
+    return answer
+
+
+def listing(simple, version):
+    """{file name: sha256} of VERSION on the index; Refused when it does not answer."""
+    url = simple.rstrip('/') + '/%s/' % PROJECT
+    ask = urllib.request.Request(url, headers={
+        'Accept': 'application/vnd.pypi.simple.v1+json, text/html;q=0.1'})
+    try:
+        with urllib.request.urlopen(ask, timeout=15) as answer:
+            body = answer.read().decode('utf-8', 'replace')
+            kind = answer.headers.get_content_type()
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return {}
+        raise Refused('the index answered %s for %s: check -r' % (error.code, url))
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, 'reason', error)
+        raise Refused('the index at %s does not answer (%s): start it, or check -r and the '
+                      'network, then run again' % (simple, reason))
+    if kind.endswith('json'):
+        found = {f['filename']: f.get('hashes', {}).get('sha256')
+                 for f in json.loads(body).get('files', [])}
+    else:
+        found = dict(re.findall(r'href="[^"]*/([^/"#]+)#sha256=([0-9a-f]{64})"', body))
+    return {name: digest for name, digest in found.items() if name in names(version)}
+
+
+def missing(present, ours, version, simple):
+    """Which of OURS the index lacks; Refused if it has any file of VERSION with other bytes."""
+    other = sorted(name for name, digest in present.items() if ours.get(name) != digest)
+    if other:
+        raise Refused('%s already has %s %s with other bytes (%s): an index takes a version '
+                      'once; release the next version' % (simple, PROJECT, version,
+                                                          ', '.join(other)))
+    return [name for name in names(version) if name not in present]
+
+
+def twine_upload(python, args, files, attestations=False, env=None):
+    """twine upload FILES; a refusal by the index is one line."""
+    command = [python, '-m', 'twine'] + (['--no-color'] if os.environ.get('NO_COLOR') else [])
+    command += ['upload', '--non-interactive', '--disable-progress-bar'] + args
+    done = plumbing.capture(command + (['--attestations'] if attestations else []) + files,
+                            env=env)
+    said = re.findall(r'HTTPError: (\d{3}[^\n]*?)(?: from |\n|$)', done.stdout)
+    if done.returncode:
+        if said and said[-1].startswith('403'):
+            raise Refused('the index refused the credentials (%s): check ~/.pypirc or '
+                          'TWINE_USERNAME/TWINE_PASSWORD, then run again' % said[-1])
+        raise Error('twine upload failed: %s' % (said[-1] if said else (
+            done.stdout.strip().splitlines() or ['(no output)'])[-1]))
+    say('uploaded: %s' % ', '.join(os.path.basename(f) for f in files))
+
+
+# The record ------------------------------------------------------------------
+
+def record_path(version, commit):
+    """Where a release keeps what it verified (the rehearsal's in its scratch directory)."""
+    where = os.environ.get('ENUM_BACKPORT_RELEASES') or plumbing.cache_dir() / 'releases'
+    return Path(where) / ('%s-%s-%s.json' % (PROJECT, version, commit))
+
+
+def load_record(version, commit):
+    """What this machine built and verified of VERSION from COMMIT, or None."""
+    try:
+        return json.loads(read(record_path(version, commit)))
+    except (OSError, ValueError):
+        return None
+
+
+def save_record(version, commit, hashes):
+    path = record_path(version, commit)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = str(path) + '.%d' % os.getpid()
+    with open(temporary, 'w') as f:
+        json.dump({'commit': commit, 'files': hashes, 'verified': True}, f)
+    os.replace(temporary, str(path))
+
+
+# Installing: from a throwaway index, from the real one -----------------------
+
+def interpreters(pythons=None):
+    """(name, 'host' or 'root', path or None, why missing): PYTHONS, or tox.ini's [stdlib] envs."""
     config = configparser.ConfigParser(interpolation=None)
     config.read(str(ROOT / 'tox.ini'))
     found = []
-    for item in config.get('stdlib', 'envs').split():
-        env, _, spec = item.partition('=')
+    for env, spec in ([(p, p) for p in pythons] if pythons else
+                      [item.split('=', 1) for item in config.get('stdlib', 'envs').split()]):
         if spec.startswith('root:'):
-            path = debian_root.INTERPRETERS.get(spec[len('root:'):])
-            found.append((env, 'root', path, None if path else 'unknown to tools/debian_root.py'))
-        elif spec.startswith('$'):
-            path = os.environ.get(spec[1:])
-            why = None
-            if not path:
-                why = '%s is not set' % spec[1:]
-            elif not os.access(path, os.X_OK):
-                why = '%s names %s, which is not an executable' % (spec[1:], path)
-            found.append((env, 'host', path or None, why))
+            path = debian_root.INTERPRETERS.get(spec[5:])
+            found.append((env, 'root', path, None if path else '%s: not in the root' % spec))
         else:
-            # A pyenv shim exists for every version; it runs only those
-            # PYENV_VERSION names.
-            probe = subprocess.run([spec, '-c', 'import sys; print(sys.executable)'],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   universal_newlines=True) if shutil.which(spec) else None
-            if probe is None or probe.returncode:
-                why = '%s is not on PATH' % spec if probe is None else '%s does not run: %s' % (
-                    spec, (probe.stdout.strip().splitlines() or ['?'])[-1])
-                found.append((env, 'host', None, why))
-            else:
-                found.append((env, 'host', probe.stdout.strip(), None))
+            name = os.environ.get(spec[1:]) if spec.startswith('$') else spec
+            path = shutil.which(name) if name else None
+            found.append((env, 'host', path, None if path else '%s is not set' % spec[1:]
+                          if not name else '%s: not found' % name))
     return found
 
 
@@ -391,7 +479,6 @@ python="$1" dir="$2" index="$3" version="$4" describe="$5"
 venv="$dir/venv/bin/python"
 "$venv" -m pip install --disable-pip-version-check --no-cache-dir --index-url "$index" \
     "enum-backport==$version" > "$dir/pip.log" 2>&1 || { cat "$dir/pip.log"; exit 1; }
-echo "index: $(sed -n 's/^Looking in indexes: //p' "$dir/pip.log")"
 echo "file: $(sed -n 's/^ *Downloading //p' "$dir/pip.log" | sed 's/ (.*//; s,.*/,,')"
 echo "python: $("$venv" -c "$describe")"
 cd "$dir"
@@ -404,67 +491,59 @@ echo "report: $(head -1 report.log | sed 's/^[^:]*: enum_backport //; s/:$//')"
 '''
 
 
-def install_one(entry, simple, version, page, get_root):
+def install_one(entry, simple, version, page, root):
     """Install from SIMPLE with the interpreter ENTRY; (ok, lines)."""
     env_name, where, path, why = entry
     if why:
         return False, ['MISSING: ' + why]
     scratch = tempfile.mkdtemp(prefix='enum-backport-install-')
     try:
-        write(Path(scratch) / 'README.rst', page)
+        Path(scratch, 'README.rst').write_text(page, encoding='utf-8')
         argv = ['sh', '-c', INSTALL, 'sh', path, scratch, simple, version, DESCRIBE]
         if where == 'root':
-            root = get_root()
             if isinstance(root, Exception):
                 return False, ['MISSING: no Debian root: %s' % root]
             done = debian_root.run(root, argv, binds=[scratch],
                                    env={'PIP_CONFIG_FILE': os.devnull},
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    universal_newlines=True)
-        else:
-            # From that index alone: no pip configuration, variable or file.
+        else:  # from that index alone: no pip configuration, variable or file
             env = {k: v for k, v in os.environ.items() if not k.startswith('PIP_')}
-            env['PIP_CONFIG_FILE'] = os.devnull
-            done = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, universal_newlines=True)
+            done = plumbing.capture(argv, env=dict(env, PIP_CONFIG_FILE=os.devnull))
         lines = done.stdout.strip().splitlines()
+        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
         if done.returncode:
             return False, ['FAILED (exit %d):' % done.returncode] + lines[-30:]
-        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
-        if told.get('version') != version:
-            return False, ['FAILED: python -m enum_backport --version says %r, not %s'
-                           % (told.get('version'), version)] + lines
-        # pip names the index it looks in, unless that is PyPI's own.
-        said_index = told.get('index') or 'https://pypi.org/simple/'
-        if said_index != simple or not told.get('file', '').endswith('.whl'):
-            return False, ['FAILED: pip did not say it fetched a wheel from %s' % simple] + lines
-        if not told.get('page', '').isdigit():
-            return False, ["FAILED: the page's examples did not report a count"] + lines
+        if told.get('version') != version or not told.get('file', '').endswith('.whl'):
+            return False, ['FAILED: not %s %s as a wheel from %s' % (PROJECT, version, simple)
+                           ] + lines
         return True, lines
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def install_everywhere(simple, version, page):
-    """Install from SIMPLE on every interpreter; Failed unless all passed."""
-    entries = interpreters()
-    roots = []
-
-    def get_root():
-        if not roots:
-            try:
-                roots.append(debian_root.ensure())
-            except debian_root.RootError as error:
-                roots.append(error)
-        return roots[0]
-
+def install_everywhere(simple, version, page, entries):
+    """Install from SIMPLE on every interpreter of ENTRIES; Error unless all passed."""
+    root = None
+    if any(where == 'root' and not why for _, where, _, why in entries):
+        try:
+            root = debian_root.ensure()
+        except debian_root.RootError as error:
+            root = error
     say('installing %s==%s from %s alone into a fresh venv on each of %d interpreters'
         % (PROJECT, version, simple, len(entries)))
-    if any(where == 'root' and not why for _, where, _, why in entries):
-        get_root()  # once, before the threads
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda e: install_one(e, simple, version, page, get_root),
-                                entries))
+    results = [None] * len(entries)
+
+    def work(index):
+        results[index] = install_one(entries[index], simple, version, page, root)
+
+    for start in range(0, len(entries), 2):  # two at a time (two cores)
+        threads = [plumbing.Thread(target=work, args=(i,))
+                   for i in range(start, min(start + 2, len(entries)))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            plumbing.join(thread)
     bad = []
     for (env_name, _, _, _), (ok, lines) in zip(entries, results):
         told = dict(line.split(': ', 1) for line in lines if ': ' in line)
@@ -474,57 +553,10 @@ def install_everywhere(simple, version, page):
                 told['report']), flush=True)
         else:
             bad.append(env_name)
-            print('  %-8s %s' % (env_name, lines[0]), flush=True)
-            for line in lines[1:]:
-                print('           ' + line)
+            print('  %-8s %s' % (env_name, '\n           '.join(lines)), flush=True)
     if bad:
-        raise Failed('installing from %s failed or could not run on %s'
-                     % (simple, ', '.join(bad)))
-    files = sorted({dict(line.split(': ', 1) for line in lines if ': ' in line)['file']
-                    for _, lines in results})
-    say('all %d installed %s from %s alone, as pip said'
-        % (len(entries), ', '.join(files), simple))
-
-
-# The two steps -------------------------------------------------------------
-
-def prepare(version, date, outdir):
-    init, changelog = ROOT / INIT, ROOT / CHANGELOG
-    new_changelog = dated(read(changelog), version, date)
-    new_init = with_version(read(init), version)
-    write(changelog, new_changelog)
-    write(init, new_init)
-    date = release_date(read(changelog), version)
-    say('%s says %s; %s heads its newest entry "%s (%s)"'
-        % (INIT, version, CHANGELOG, version, date))
-    python = venv_with('release', release_pins())
-    with tempfile.TemporaryDirectory() as scratch:
-        tree = Path(scratch) / 'tree'
-        copy_tree(ROOT, tree)
-        # Once: the upload builds twice, and the same bytes as this.
-        build_and_check(python, tree, Path(outdir).resolve(), date, scratch, twice=False)
-    say('prepared %s in %s.  Read `git diff`, then commit and tag:' % (version, outdir))
-    print('    git commit -am "enum-backport %s"\n    git tag -a v%s -m "enum-backport %s"\n'
-          '    python3 tools/release.py %s --index URL' % (version, version, version, version))
-
-
-def upload(version, index):
-    date = refusals(ROOT, version, index)
-    python = venv_with('release', release_pins())
-    with tempfile.TemporaryDirectory() as scratch:
-        tree = Path(scratch) / 'tree'
-        export(ROOT, tree)
-        sdist, wheel = build_and_check(python, tree, Path(scratch) / 'dist', date, scratch)
-        # What the index will show, from the built metadata itself.
-        check_index(index, wheel_urls(wheel))
-        say('uploading to %s' % index)
-        out = release_check.run([python, '-m', 'twine', 'upload', '--non-interactive',
-                                 '--disable-progress-bar', '--repository-url', index,
-                                 sdist, wheel], env=dict(os.environ, NO_COLOR='1'))
-        print(out.strip(), flush=True)
-        install_everywhere(simple_url(index), version, sdist_page(sdist))
-    say("released %s to %s.  Push the commit and its tag (git push --follow-tags origin), "
-        "then check the index's page (docs/release.rst)" % (version, index))
+        raise Error('installing from %s failed or could not run on %s'
+                    % (simple, ', '.join(bad)))
 
 
 def sdist_page(sdist):
@@ -534,36 +566,17 @@ def sdist_page(sdist):
         return archive.extractfile(top + '/README.rst').read().decode('utf-8')
 
 
-# The rehearsal -------------------------------------------------------------
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def fetch(url):
-    """(status, body) of a GET."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as answer:
-            return answer.status, answer.read().decode('utf-8', 'replace')
-    except urllib.error.HTTPError as error:
-        return error.code, ''
-
-
 class Server:
-    """pypiserver on 127.0.0.1, uploads behind a password; stopped by `stop`."""
+    """pypiserver on 127.0.0.1 in a directory of its own, uploads behind a fresh password."""
 
     def __init__(self, scratch):
-        self.python = venv_with('pypiserver', SERVER_PINS)
+        self.python = tools_venv('pypiserver', SERVER_PINS)
         self.user, self.password = 'rehearsal', secrets.token_urlsafe(18)
         self.htpasswd = Path(scratch) / 'htpasswd'
-        subprocess.run([self.python, '-c',
-                        'import sys; from passlib.apache import HtpasswdFile; '
-                        'h = HtpasswdFile(sys.argv[1], new=True); '
-                        'h.set_password(sys.argv[2], sys.stdin.read()); h.save()',
-                        str(self.htpasswd), self.user], input=self.password,
-                       universal_newlines=True, check=True)
+        plumbing.run([self.python, '-c', 'import sys; from passlib.apache import HtpasswdFile; '
+                      'h = HtpasswdFile(sys.argv[1], new=True); '
+                      'h.set_password(sys.argv[2], sys.stdin.read()); h.save()',
+                      str(self.htpasswd), self.user], input=self.password.encode())
         self.packages = Path(scratch) / 'packages'
         self.packages.mkdir()
         self.port = free_port()
@@ -571,210 +584,368 @@ class Server:
         self.log = Path(scratch) / 'pypiserver.log'
         self.process = None
 
-    def start(self):
+    def __enter__(self):
         with open(str(self.log), 'w') as log:
-            self.process = subprocess.Popen(
+            self.process = plumbing.popen(
                 [str(Path(self.python).parent / 'pypi-server'), 'run', '-i', '127.0.0.1',
                  '-p', str(self.port), '-P', str(self.htpasswd), '-a', 'update',
-                 '--disable-fallback', str(self.packages)],
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                 '--disable-fallback', str(self.packages)], stdout=log, stderr=log)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise Failed('pypiserver exited %d: %s' % (self.process.returncode,
-                                                           read(self.log)[-2000:]))
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                if fetch(self.url + 'simple/')[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise Failed('pypiserver did not answer on %s within 60 s' % self.url)
+                listing(self.url + 'simple/', '0')
+                return self
+            except Refused:
+                time.sleep(0.3)
+        raise Error('pypiserver did not answer on %s: %s' % (self.url, read(self.log)[-500:]))
 
-    def stop(self):
-        if self.process is None:
+    def __exit__(self, *exc):
+        if self.process is not None:
+            plumbing.stop_group(self.process)
+
+    def upload(self, tools, files):
+        twine_upload(tools, ['--repository-url', self.url], files, env=dict(
+            os.environ, TWINE_USERNAME=self.user, TWINE_PASSWORD=self.password))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def verify(tools, files, version, pythons, scratch):
+    """Install FILES from a throwaway pypiserver on every interpreter; Error unless all passed."""
+    with Server(scratch) as server:
+        say('a throwaway pypiserver on %s (files in %s)' % (server.url, server.packages))
+        server.upload(tools, files)
+        if listing(server.url + 'simple/', version) != {Path(f).name: sha256(f) for f in files}:
+            raise Error('the throwaway index does not list exactly the files built')
+        install_everywhere(server.url + 'simple/', version, sdist_page(files[0]),
+                           interpreters(pythons))
+    say('verified: the files installed from an index on every interpreter')
+
+
+# The commands ----------------------------------------------------------------
+
+def prepare(version, date, date_given, outdir, tree=ROOT):
+    """Step 1; every refusal before anything is written."""
+    dirty = uncommitted(tree)
+    if dirty:
+        raise Refused('the work tree has uncommitted changes or untracked files (%s%s), which '
+                      'a build would take in: commit, remove or ignore them first'
+                      % (', '.join(dirty[:3]), ', ...' if len(dirty) > 3 else ''))
+    init, changelog = Path(tree) / INIT, Path(tree) / CHANGELOG
+    new_changelog = dated(read(changelog), version, date, date_given)
+    new_init = with_version(read(init), version)
+    refuse_overwrite(outdir, version)
+    write_both({changelog: new_changelog, init: new_init})
+    date = release_date(new_changelog, version)
+    say('%s says %s; %s heads its newest entry "%s (%s)"'
+        % (INIT, version, CHANGELOG, version, date))
+    tools = tools_venv('release', release_pins())
+    with tempfile.TemporaryDirectory(prefix='enum-backport-prepare-') as scratch:
+        copy = Path(scratch) / 'tree'
+        copy_tree(tree, copy)
+        add_to(outdir, build_and_check(tools, copy, date, scratch, twice=False))
+    say('prepared %s.  Read `git diff`, then commit and tag:' % version)
+    print('    git commit -am "enum-backport %s"\n    git tag -a v%s -m "enum-backport %s"'
+          % (version, version, version))
+
+
+def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROOT):
+    """Step 2, or its first stage (STOP_AFTER 'checked')."""
+    date = release_date(read(Path(tree) / CHANGELOG), version)
+    if source_version(read(Path(tree) / INIT)) != version:
+        raise Refused('%s says %s, not %s' % (INIT, source_version(read(Path(tree) / INIT)),
+                                              version))
+    check_tagged(tree, version)
+    tools = tools_venv('release', release_pins())
+    index = target(tools, repository, credentials=stop_after is None)
+    present = listing(index['simple'], version)
+    commit = git(tree, 'rev-parse', 'HEAD').strip()
+    record = load_record(version, commit)
+    if present and stop_after is None:
+        if record is None:
+            raise Refused('%s already has %s %s (%s), which this command did not build from '
+                          'this commit: an index takes a version once; release the next version'
+                          % (index['simple'], PROJECT, version, ', '.join(sorted(present))))
+        missing(present, record['files'], version, index['simple'])
+    if record:
+        refuse_overwrite(outdir, version, record['files'])
+    with tempfile.TemporaryDirectory(prefix='enum-backport-release-') as scratch:
+        copy = Path(scratch) / 'tree'
+        copy_tree(tree, copy)
+        files = build_and_check(tools, copy, date, scratch)
+        hashes = {Path(f).name: sha256(f) for f in files}
+        refuse_overwrite(outdir, version, hashes)  # the prepare step's files are these bytes
+        missing(present, hashes, version, index['simple'])
+        if stop_after == 'checked':
+            add_to(outdir, files)
             return
-        stop_group(self.process)
-        try:
-            socket.create_connection(('127.0.0.1', self.port), timeout=2).close()
-        except OSError:
-            say('pypiserver stopped (pid %d); nothing answers on port %d'
-                % (self.process.pid, self.port))
+        if record and record['files'] != hashes:
+            raise Error('this build differs from the one recorded in %s' % record_path(version, commit))
+        if record:
+            say('verified before, on every interpreter: the same bytes (%s)' % record_path(version, commit))
         else:
-            raise Failed('something still answers on port %d after pypiserver stopped'
-                         % self.port)
+            verify(tools, files, version, pythons, scratch)
+            save_record(version, commit, hashes)
+        add_to(outdir, files)
+        upload(tools, index, files, version)
+    say('released %s %s to %s.  Push the tag: git push origin v%s'
+        % (PROJECT, version, repository, version))
 
 
-def run_release(tree, args, credentials=None):
-    """tools/release.py ARGS in the rehearsal's copy TREE; (exit code, output)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith('TWINE_')}
-    if credentials:
-        env['TWINE_USERNAME'], env['TWINE_PASSWORD'] = credentials
-    # In a process group of its own, so that a rehearsal cut short (SIGTERM,
-    # Ctrl-C) takes the builds, pips and venvs that run started with it.
-    child = subprocess.Popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
-                             cwd=str(tree), env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, universal_newlines=True,
-                             start_new_session=True)
-    try:
-        out = child.communicate()[0]
-    except BaseException:
-        stop_group(child)
-        raise
+def upload(tools, index, files, version, attestations=False):
+    """Upload what the index lacks of FILES, then check what it serves and install it back."""
+    hashes = {Path(f).name: sha256(f) for f in files}
+    present = listing(index['simple'], version)
+    wanted = missing(present, hashes, version, index['simple'])
+    for name in sorted(present):
+        say('on the index already, with the same sha256: %s (not uploaded again)' % name)
+    if wanted:
+        sending = [f for f in files if Path(f).name in wanted]
+        if attestations:
+            signed = tempfile.mkdtemp(prefix='signed-', dir=str(Path(files[0]).parent))
+            sending = [shutil.copy2(f, signed) for f in sending]
+            plumbing.run([tools_venv('attest', ATTEST_PINS), '-m', 'pypi_attestations', 'sign']
+                         + sending)
+        say('uploading to %s: %s' % (index['url'], ', '.join(wanted)))
+        twine_upload(tools, index['args'], sending, attestations)
+    if listing(index['simple'], version) != hashes:
+        raise Error('%s does not list exactly the files verified' % index['simple'])
+    say("the index lists exactly the files verified, with their sha256")
+    if is_local(index['url']):
+        install_everywhere(index['simple'], version, sdist_page(files[0]),
+                           interpreters(['python3']))
+
+
+def ci_verify(version, directory, pythons):
+    tools = tools_venv('release', release_pins())
+    with tempfile.TemporaryDirectory(prefix='enum-backport-verify-') as scratch:
+        verify(tools, files_in(directory, version), version, pythons, scratch)
+
+
+def ci_upload(version, repository, directory, attestations):
+    check_tagged(ROOT, version)
+    tools = tools_venv('release', release_pins())
+    index = target(tools, repository, credentials=True)
+    with tempfile.TemporaryDirectory(prefix='enum-backport-upload-') as scratch:
+        files = [shutil.copy2(f, scratch) for f in files_in(directory, version)]
+        upload(tools, index, files, version, attestations)
+
+
+# The rehearsal -----------------------------------------------------------------
+
+class StallSecondUpload:
+    """A relay to the index on 127.0.0.1 that passes the first upload and holds the second."""
+
+    def __init__(self, port):
+        self.listener = socket.create_server(('127.0.0.1', 0))
+        self.url = 'http://127.0.0.1:%d/' % self.listener.getsockname()[1]
+        self.port, self.posts, self.stalled = port, 0, threading.Event()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            client = self.listener.accept()[0]
+            upstream = socket.create_connection(('127.0.0.1', self.port))
+            threading.Thread(target=self.copy, args=(upstream, client), daemon=True).start()
+            threading.Thread(target=self.copy, args=(client, upstream, True), daemon=True).start()
+
+    def copy(self, source, sink, uploads=False):
+        try:
+            while True:
+                data = source.recv(65536)
+                if uploads and b'POST / HTTP/1.1' in data:
+                    self.posts += 1
+                    if self.posts == 2:  # never sent on: twine waits, mid-upload, and the
+                        self.stalled.set()  # index (one connection at a time) is let go
+                        return sink.shutdown(socket.SHUT_RDWR)
+                if not data:
+                    return None if self.stalled.is_set() else sink.shutdown(socket.SHUT_RDWR)
+                sink.sendall(data)
+        except OSError:
+            pass
+
+
+def run_release(tree, args, env=None, show=False):
+    """tools/release.py ARGS in the copy TREE: (exit status, output)."""
+    child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
+                           cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                               tree.parent / 'releases'), **(env or {})),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+    out = child.communicate()[0]
+    if show:
+        print(''.join('    | ' + line for line in out.splitlines(True)), end='', flush=True)
     return child.returncode, out
 
 
-def stop_group(process, grace=15):
-    """SIGTERM to PROCESS's group, SIGKILL to what is left after GRACE seconds."""
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        process.wait(grace)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.wait()
-
-
-def expect_refused(tree, args, words, credentials=None):
-    code, out = run_release(tree, args, credentials)
+def expect_refused(tree, args, words, env=None):
+    started = time.monotonic()
+    code, out = run_release(tree, args, env)
     last = (out.strip().splitlines() or [''])[-1]
-    if code == 0 or not last.startswith('release REFUSED:') or words not in last:
-        print(out)
-        raise Failed('tools/release.py %s: expected a refusal naming %r, got exit %d'
-                     % (' '.join(args), words, code))
-    say('refused as it should be (exit %d): %s' % (code, last))
+    if code != 1 or words not in last or 'Traceback' in out:
+        raise Error('release.py %s: exit %d, not a one-line refusal naming %r: %s'
+                    % (' '.join(args), code, words, out[-2000:]))
+    say('  refused in one line (exit 1, %.1f s): %s' % (time.monotonic() - started, last))
+    return out
 
 
-def twine_refused(python, server, files, password, status):
-    env = {k: v for k, v in os.environ.items() if not k.startswith('TWINE_')}
-    env.update(TWINE_USERNAME=server.user, TWINE_PASSWORD=password, NO_COLOR='1')
-    done = subprocess.run([python, '-m', 'twine', 'upload', '--non-interactive',
-                           '--disable-progress-bar', '--repository-url', server.url] + files,
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True)
-    said = re.search(r'HTTPError: (\d+ [^\n]*?) from', done.stdout)
-    if done.returncode == 0 or not said or not said.group(1).startswith(str(status)):
-        print(done.stdout)
-        raise Failed('twine upload: expected the index to answer %d, got exit %d'
-                     % (status, done.returncode))
-    return said.group(1).strip()
-
-
-def index_files(server):
-    """{file name: sha256} the index lists for the project."""
-    status, body = fetch(server.url + 'simple/%s/' % PROJECT)
-    if status == 404:
-        return {}
-    if status != 200:
-        raise Failed('%ssimple/%s/ answered %d' % (server.url, PROJECT, status))
-    return dict(re.findall(r'href="[^"]*/([^/"#]+)#sha256=([0-9a-f]{64})"', body))
+def snapshot(directory):
+    return {p.name: sha256(p) for p in sorted(Path(directory).iterdir()) if p.is_file()}
 
 
 def rehearse():
-    tools = venv_with('release', release_pins())
     with tempfile.TemporaryDirectory(prefix='enum-backport-rehearsal-') as scratch:
-        scratch = Path(scratch)
-        tree = scratch / 'tree'
-        copy_tree(ROOT, tree)
-        identity = ['-c', 'user.name=release rehearsal', '-c', 'user.email=rehearsal@localhost']
-        git(tree, 'init', '-q')
-        git(tree, 'add', '-A')
-        git(tree, *identity + ['commit', '-q', '-m', 'the work tree, as the rehearsal found it'])
+        scratch, tree = Path(scratch), Path(scratch) / 'tree'
+        copy_tree(ROOT, tree, untracked=True)
+        who = ['-c', 'user.name=rehearsal', '-c', 'user.email=rehearsal@localhost']
+        for args in (['init', '-q'], ['add', '-A'], who + ['commit', '-qm', 'the work tree']):
+            git(tree, *args)
         version, date, _ = newest_entry(read(tree / CHANGELOG))
-        say('rehearsing the release of %s %s on a copy of the work tree (%s)'
-            % (PROJECT, version, tree))
-        server = Server(scratch)
-        try:
-            server.start()
-            say('pypiserver (%s) on %s, uploads behind user %r and a random password'
-                % (SERVER_PINS[0], server.url, server.user))
+        checks = []
+
+        def check(text):
+            checks.append(text)
+            say('%d. %s' % (len(checks), text))
+
+        say('rehearsing %s %s on a copy of the work tree, %s' % (PROJECT, version, tree))
+        with Server(scratch) as server:
+            ours = dict(TWINE_USERNAME=server.user, TWINE_PASSWORD=server.password)
+            local, simple = ['-r', server.url], server.url + 'simple/'  # into dist/, as documented
+            say('pypiserver on %s, its files in %s' % (server.url, server.packages))
             if date is None:
-                expect_refused(tree, [version, '--index', server.url], 'unreleased')
-            else:
-                say('the changelog already dates %s: no undated entry to refuse' % version)
-            dist = scratch / 'dist'
-            code, out = run_release(tree, [version, '--outdir', str(dist)])
-            print(out.rstrip(), flush=True)
-            if code:
-                raise Failed('preparing %s failed' % version)
-            git(tree, *identity + ['commit', '-q', '-am', 'enum-backport %s' % version])
-            git(tree, *identity + ['tag', '-a', 'v' + version, '-m', 'enum-backport ' + version])
-            say('committed and tagged v%s in the copy' % version)
-            files = [str(p) for p in sorted(dist.iterdir())]
-            if declares_urls(read(tree / 'pyproject.toml')):
-                say('pyproject.toml declares Project-URLs: a public index is no longer refused')
-            else:
-                expect_refused(tree, [version, '--index', PUBLIC_STAND_IN], 'Project-URLs')
-            said = twine_refused(tools, server, files, 'not-' + server.password, 403)
-            if index_files(server):
-                raise Failed('the index lists files after an upload it refused')
-            say('a wrong password: the index answered %s, and lists nothing' % said)
-            code, out = run_release(tree, [version, '--index', server.url],
-                                    (server.user, server.password))
-            print(out.rstrip(), flush=True)
-            if code:
-                raise Failed('the upload to %s failed' % server.url)
-            served = index_files(server)
-            built = {os.path.basename(p): sha256(p) for p in files}
-            if served != built:
-                raise Failed('the index serves %s, the build made %s' % (served, built))
-            say("the index's simple page lists exactly the files prepared, with their sha256")
-            said = twine_refused(tools, server, files, server.password, 400)
-            say('the same files again: the index answered %s' % said)
-        finally:
-            server.stop()
-    say('rehearsal passed: %s %s uploaded, refused when it should be, installed everywhere'
-        % (PROJECT, version))
+                check('the release refused while the changelog says unreleased')
+                expect_refused(tree, [version] + local, 'unreleased', ours)
+            user = scratch / 'chapters'
+            user.mkdir()
+            (user / 'chapter1.txt').write_text('a file of my own\n')
+            (user / names(version)[0]).write_text('not a release: a file of my own\n')
+            before = snapshot(user)
+            check('--outdir over files of a user (%s) refused' % ', '.join(before))
+            expect_refused(tree, [version, '--outdir', str(user)], 'did not make it')
+            if snapshot(user) != before or uncommitted(tree):
+                raise Error('the refused run changed %s or the tree' % user)
+            say('  nothing deleted or changed, there or in the tree')
+            check('prepared into dist/, beside a dist/notes.txt of the user')
+            (tree / 'dist').mkdir()
+            (tree / 'dist' / 'notes.txt').write_text('notes of my own\n')
+            code, _ = run_release(tree, [version], show=True)
+            if code or sorted(snapshot(tree / 'dist')) != sorted(['notes.txt'] + names(version)):
+                raise Error('preparing %s failed, or dist/ holds other files' % version)
+            say('  dist/ holds notes.txt, untouched, and the two files added')
+            git(tree, *who + ['commit', '-qam', 'enum-backport %s' % version])
+            git(tree, *who + ['tag', '-a', 'v' + version, '-m', 'enum-backport ' + version])
+            check('a public index refused while pyproject.toml has no Project-URLs')
+            expect_refused(tree, [version, '-r', 'pypi'], 'Project-URLs')
+            check('an index that does not answer')
+            expect_refused(tree, [version, '-r', 'http://127.0.0.1:%d/' % free_port()],
+                           'does not answer', ours)
+            check('the release, killed by SIGTERM in the middle of its upload')
+            relay = StallSecondUpload(server.port)
+            child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py'), version,
+                                    '-r', relay.url], cwd=str(tree),
+                                   env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                                       scratch / 'releases'), **ours), stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, universal_newlines=True)
+            said = []
+            threading.Thread(target=lambda: said.extend(child.stdout), daemon=True).start()
+            if not relay.stalled.wait(3600):
+                raise Error('the release never began its second upload: %s' % ''.join(said))
+            import psutil
+            below = psutil.Process(child.pid).children(recursive=True)
+            child.send_signal(signal.SIGTERM)
+            child.wait(120)
+            time.sleep(1)
+            print(''.join('    | ' + line for line in said), end='', flush=True)
+            alive = [p.pid for p in below if p.is_running() and p.status() != 'zombie']
+            there = listing(simple, version)
+            if child.returncode != 128 + signal.SIGTERM or alive or len(there) != 1:
+                raise Error('killed mid-upload: exit %s, still running %s, the index lists %s'
+                            % (child.returncode, alive, sorted(there)))
+            say('  exit %d, nothing of it left running; the index lists %s alone'
+                % (child.returncode, ', '.join(there)))
+            check('the rerun with a wrong password: refused by the index')
+            expect_refused(tree, [version] + local, 'refused the credentials',
+                           dict(ours, TWINE_PASSWORD='wrong'))
+            check('the rerun: what is there skipped, the rest uploaded, then the checks')
+            code, said = run_release(tree, [version] + local, ours, show=True)
+            dist = snapshot(tree / 'dist')
+            if code or 'uploaded: ' not in said or dist.pop('notes.txt', None) is None or (
+                    listing(simple, version) != dist):
+                raise Error('the rerun did not complete the release (exit %d)' % code)
+            check('once more: nothing uploaded, the checks again')
+            code, said = run_release(tree, [version] + local, ours)
+            if code or 'uploaded: ' in said or said.count('on the index already') != 2:
+                raise Error('the rerun of a complete release did more than check (exit %d)' % code)
+            say('  %s' % said.strip().splitlines()[-1])
+            check('%s on the index, the tag moved to another commit: refused before building'
+                  % version)
+            (tree / 'backport' / 'README.rst').write_text(read(tree / 'backport/README.rst') + '\n')
+            git(tree, *who + ['commit', '-qam', 'a change after the release'])
+            git(tree, *who + ['tag', '-f', '-a', 'v' + version, '-m', 'moved'])
+            if 'built' in expect_refused(tree, [version] + local, 'did not build', ours):
+                raise Error('the refusal came after a build')
+        with socket.socket() as probe:
+            if probe.connect_ex(('127.0.0.1', server.port)) == 0:
+                raise Error('something still answers on port %d' % server.port)
+        say('pypiserver stopped: nothing answers on port %d' % server.port)
+    say('rehearsal passed: all %d checks' % len(checks))
 
 
-def main(argv=None):
+def work(argv):
+    args = parse(argv)
+    if args.rehearse:
+        return rehearse()
+    if args.verify:
+        return ci_verify(args.version, args.verify, args.python)
+    if args.upload:
+        return ci_upload(args.version, args.repository, args.upload, args.attestations)
+    if args.repository:
+        return release(args.version, args.repository, args.outdir, args.python, args.stop_after)
+    today = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d')
+    return prepare(args.version, args.date or today, bool(args.date), args.outdir)
+
+
+def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('version', nargs='?', help='the version to release (X.Y.Z)')
-    parser.add_argument('--index', help="the index's upload URL (e.g. PyPI's "
-                        'https://upload.pypi.org/legacy/); without it, prepare the release')
+    parser.add_argument('-r', '--repository', help='the index, as twine names it (pypi, '
+                        'testpypi, a ~/.pypirc section), or the URL of one on this machine')
     parser.add_argument('--date', help="the changelog's date when preparing (default: today, UTC)")
     parser.add_argument('--outdir', default=str(ROOT / 'dist'),
-                        help='where preparing leaves the checked files (default: dist/)')
+                        help='where the sdist and wheel are added (default: dist/)')
+    parser.add_argument('--python', action='append', help='install on this interpreter '
+                        "(repeatable; default: tox.ini's [stdlib] envs)")
+    parser.add_argument('--stop-after', choices=['checked'],
+                        help='CI: stop once built twice and checked')
+    parser.add_argument('--verify', metavar='DIR', help="CI: install DIR's files from a "
+                        'throwaway index on every --python')
+    parser.add_argument('--upload', metavar='DIR', help="CI: upload DIR's files (what the "
+                        'index lacks), then check what it lists')
+    parser.add_argument('--attestations', action='store_true',
+                        help='with --upload: sign with pypi-attestations and upload those too')
     parser.add_argument('--rehearse', action='store_true',
                         help='the whole release against a throwaway pypiserver on 127.0.0.1')
     args = parser.parse_args(argv)
-    if args.rehearse:
-        if args.version or args.index or args.date:
-            parser.error('--rehearse takes no version, --index or --date')
-    elif not args.version:
-        parser.error('give a VERSION (or --rehearse)')
-    elif not re.fullmatch(VERSION_PATTERN, args.version):
-        parser.error('%r is not a version this project releases (X.Y.Z, X.Y.ZrcN, ...)'
-                     % args.version)
-    elif args.index and args.date:
-        parser.error('--date is for preparing; the upload takes the changelog\'s')
-    if args.date and not re.fullmatch(r'\d{4}-\d{2}-\d{2}', args.date):
-        parser.error('--date %r is not YYYY-MM-DD' % args.date)
+    if args.rehearse != (args.version is None):
+        raise UsageError('give a VERSION, or --rehearse alone')
+    if args.version and not re.fullmatch(VERSION_PATTERN, args.version):
+        raise UsageError('%r is not a version this project releases (X.Y.Z, X.Y.ZrcN, '
+                         'X.Y.Z.postN; no leading zeros)' % args.version)
+    if (args.upload or args.stop_after) and not args.repository:
+        raise UsageError('--upload and --stop-after go with -r REPOSITORY')
+    if args.date is not None:
+        if args.repository or args.verify:
+            raise UsageError("--date is for preparing; a release takes the changelog's")
+        checked_date(args.date)
+    return args
 
-    os.environ.setdefault('NO_COLOR', '1')  # twine's output, read in a log
-    # A SIGTERM unwinds like an error, so that the server is stopped.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    try:
-        if args.rehearse:
-            rehearse()
-        elif args.index:
-            upload(args.version, args.index)
-        else:
-            today = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d')
-            prepare(args.version, args.date or today, args.outdir)
-    except Refused as error:
-        print('release REFUSED: %s' % error, flush=True)
-        return 1
-    except Failed as error:
-        print('release FAILED: %s' % error, flush=True)
-        return 1
-    return 0
+
+def main(argv=None):
+    return plumbing.main(work, 'release', argv)
 
 
 if __name__ == '__main__':

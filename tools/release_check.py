@@ -39,8 +39,14 @@ REPOSITORY_ONLY = ['Misc/NEWS.d', 'benchmarks', 'docs', 'tools/cpython_change.py
                    'tools/dependents', 'tools/release.py']
 
 
-class Failed(Exception):
-    pass
+try:  # one error base with the other tools (tools/plumbing.py) ...
+    from tools.plumbing import Error as _Base
+except ImportError:  # ... unless run alone, as tox's release environment does
+    _Base = Exception
+
+
+class Failed(_Base):
+    """A check failed: one line."""
 
 
 def run(command, **kwds):
@@ -72,24 +78,26 @@ def build(outdir):
 
 
 def check(sdist, wheel, python=sys.executable, cwd=ROOT):
-    print(run([python, '-m', 'twine', 'check', '--strict', sdist, wheel]), end='')
+    colour = ['--no-color'] if os.environ.get('NO_COLOR') else []  # twine's own switch
+    print(run([python, '-m', 'twine'] + colour + ['check', '--strict', sdist, wheel]), end='')
     # From the source tree, where check-wheel-contents finds pyproject.toml.
     print(run([python, '-m', 'check_wheel_contents', wheel], cwd=cwd), end='')
     check_readme(sdist)
 
 
 def check_readme(sdist):
-    """The sdist's README.rst is the package page, not the repository's README."""
+    """The sdist's README.rst is the package page, not the repository's README, and
+    its CHANGELOG.rst (which the page names) the package's changelog."""
     with tarfile.open(sdist) as archive:
         top = archive.getnames()[0].split('/')[0]
         names = set(archive.getnames())
-        if top + '/README.rst' not in names:
-            raise Failed('the sdist has no README.rst')
-        readme = archive.extractfile(top + '/README.rst').read()
-        page = archive.extractfile(top + '/backport/README.rst').read()
-    if readme != page:
-        raise Failed("the sdist's README.rst is not the package page (backport/README.rst)")
-    print("the sdist's README.rst is the package page")
+        for name, what in (('README.rst', 'the package page'), ('CHANGELOG.rst', 'the changelog')):
+            if '%s/%s' % (top, name) not in names:
+                raise Failed('the sdist has no %s' % name)
+            if (archive.extractfile('%s/%s' % (top, name)).read()
+                    != archive.extractfile('%s/backport/%s' % (top, name)).read()):
+                raise Failed("the sdist's %s is not %s (backport/%s)" % (name, what, name))
+    print("the sdist's README.rst is the package page, its CHANGELOG.rst the changelog")
 
 
 def test_sdist(sdist, python, scratch):

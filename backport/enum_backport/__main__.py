@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, Type
 import warnings
@@ -217,5 +218,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 0
 
 
+def _run() -> int:
+    """main(), ending quietly when the reader of stdout has gone (`| head`)."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The interpreter's own flush at exit would fail again: point stdout
+        # at /dev/null first (the recipe in the signal module's docs).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code
+
+
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(_run())
