@@ -1,6 +1,7 @@
 """EnumCls.from_name(name, /, *, default=<not given>)."""
 
 import unittest
+import warnings
 from enum import Enum, Flag, IntEnum, IntFlag
 
 import _support  # noqa: F401  (imports enum_backport unless enum has the change)
@@ -211,6 +212,122 @@ class FromNameTest(unittest.TestCase):
                     Color.from_name(*args)
                 with self.assertRaisesRegex(TypeError, message):
                     type(Color).from_name(Color, *args)
+
+
+class Folding(type(Enum)):
+    """A metaclass whose `cls[name]` ignores the case of `name`."""
+
+    def __getitem__(cls, name):
+        return super().__getitem__(name.upper())
+
+
+class Folded(Enum, metaclass=Folding):
+    RED = 1
+    GREEN = 2
+    CRIMSON = 1
+
+
+# What Deprecating's __getitem__ raises for these names.
+RAISES = {'KEY': KeyError('KEY'), 'TYPE': TypeError('TYPE'), 'OTHER': RuntimeError('OTHER')}
+
+
+class Deprecating(type(Enum)):
+    """A metaclass whose `cls[name]` warns of a deprecated member (and
+    raises what RAISES has for a name there)."""
+
+    def __getitem__(cls, name):
+        if name in RAISES:
+            raise RAISES[name]
+        member = super().__getitem__(name)
+        if name == 'OLD':
+            warnings.warn('OLD is deprecated', DeprecationWarning, stacklevel=2)
+        return member
+
+
+class Versions(Enum, metaclass=Deprecating):
+    NEW = 2
+    OLD = 1
+
+
+class GetitemOverrideTest(unittest.TestCase):
+    """from_name answers as cls[name] does under a metaclass's __getitem__."""
+
+    def test_folding(self):
+        sentinel = Sentinel('default')
+        self.assertIs(Folded['red'], Folded.RED)
+        for name, member in (('red', Folded.RED), ('Green', Folded.GREEN),
+                             ('crimson', Folded.RED), ('RED', Folded.RED)):
+            with self.subTest(name=name):
+                self.assertIs(Folded.from_name(name), member)
+                self.assertIs(Folded.from_name(name, default=sentinel), member)
+                self.assertIs(meta_from_name(Folded, name), member)
+        self.assertIs(Folded.from_name('blue', default=sentinel), sentinel)
+        with self.assertRaises(ValueError) as cm:
+            Folded.from_name('blue')
+        self.assertEqual(str(cm.exception), "'blue' is not a valid Folded member name")
+
+    def test_what_the_override_raises(self):
+        # A KeyError or TypeError is a miss, as one of EnumType.__getitem__'s
+        # is; anything else comes out, as from Folded[1] itself.
+        sentinel = Sentinel('default')
+        with self.assertRaises(AttributeError):
+            Folded[1]
+        for default in ({}, {'default': sentinel}):
+            with self.subTest(default=default):
+                with self.assertRaises(AttributeError):
+                    Folded.from_name(1, **default)
+
+    def test_errors_of_the_override(self):
+        sentinel = Sentinel('default')
+        for name in ('KEY', 'TYPE'):
+            with self.subTest(name=name):
+                self.assertIs(Versions.from_name(name, default=sentinel), sentinel)
+                with self.assertRaises(ValueError):
+                    Versions.from_name(name)
+        with self.assertRaises(RuntimeError):
+            Versions.from_name('OTHER', default=sentinel)
+
+    def test_a_hit_goes_through_the_override(self):
+        # A name the member map has is asked of the metaclass too: from_name
+        # warns where Versions['OLD'] warns.
+        for default in ({}, {'default': None}):
+            with self.subTest(default=default):
+                with self.assertWarns(DeprecationWarning):
+                    self.assertIs(Versions.from_name('OLD', **default), Versions.OLD)
+                with warnings.catch_warnings():
+                    warnings.simplefilter('error')
+                    self.assertIs(Versions.from_name('NEW', **default), Versions.NEW)
+
+    def test_a_metaclass_made_from_one_that_overrides(self):
+        class Again(Folding):
+            pass
+
+        class Shades(Enum, metaclass=Again):
+            DARK = 1
+
+        class Keeping(type(Enum)):
+            """A metaclass between EnumType and an override, keeping EnumType's."""
+
+        class Later(Keeping):
+            def __getitem__(cls, name):
+                return super().__getitem__(name.upper())
+
+        class Tones(Enum, metaclass=Later):
+            LIGHT = 1
+
+        self.assertIs(Shades.from_name('dark'), Shades.DARK)
+        self.assertIs(Tones.from_name('light'), Tones.LIGHT)
+        self.assertIs(Tones.from_name('dim', default=None), None)
+
+    def test_a_metaclass_s_own_from_name_wins(self):
+        class Own(Folding):
+            def from_name(cls, name, **default):
+                return 'its own'
+
+        class Mine(Enum, metaclass=Own):
+            RED = 1
+
+        self.assertEqual(Mine.from_name('red'), 'its own')
 
 
 def meta_from_name(cls, name, **default):

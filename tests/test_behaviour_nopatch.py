@@ -99,7 +99,16 @@ def make_classes():
                 return 'not a member'
             return super()._missing_(value)
 
-    classes = [Color, Sets, Num, Perm, IPerm, Empty, EmptyFlag, Shadowed, Lenient, Picky]
+    class Folding(type(Enum)):
+        def __getitem__(cls, name):
+            return super().__getitem__(name.upper())
+
+    class Folded(Enum, metaclass=Folding):
+        RED = 1
+        GREEN = 2
+
+    classes = [Color, Sets, Num, Perm, IPerm, Empty, EmptyFlag, Shadowed, Lenient, Picky,
+               Folded]
     if HAS_BOUNDARY:
         for boundary in enum.FlagBoundary:
             classes.append(Flag(boundary.name.title(), [('A', 1), ('D', 56), ('F', 64)],
@@ -149,7 +158,8 @@ def answers(by_functions):
     default = object()
     results = []
     for cls in make_classes():
-        probes = PROBES + list(cls) + [member.name for member in cls] + [impostor(cls)]
+        probes = (PROBES + list(cls) + [member.name for member in cls]
+                  + [member.name.lower() for member in cls] + [impostor(cls)])
         for probe in probes:
             if by_functions:
                 value = outcome(lambda: from_value(cls, probe))
@@ -157,10 +167,12 @@ def answers(by_functions):
                 name = outcome(lambda: from_name(cls, probe, default=default))
                 found = outcome(lambda: contains(cls, probe))
             else:
-                value = outcome(lambda: enum.EnumMeta.from_value(cls, probe))
-                value_default = outcome(
-                    lambda: enum.EnumMeta.from_value(cls, probe, default=default))
-                name = outcome(lambda: enum.EnumMeta.from_name(cls, probe, default=default))
+                # The metaclass's methods: EnumType's, or those of a metaclass
+                # that has its own (Folded's from_name, under the patch).
+                meta = type(cls)
+                value = outcome(lambda: meta.from_value(cls, probe))
+                value_default = outcome(lambda: meta.from_value(cls, probe, default=default))
+                name = outcome(lambda: meta.from_name(cls, probe, default=default))
                 found = outcome(lambda: probe in cls)
             results.append([cls.__name__, repr(probe), value,
                             value_default.replace(repr(default), '<default>'),

@@ -144,5 +144,26 @@ class BenchmarkPage(unittest.TestCase):
         self.assertNotIn('thread-results-start', readme_text())
 
 
+class CpythonChangePage(unittest.TestCase):
+    """What docs/cpython-change.rst says each PR does to Lib/enum.py, counted."""
+
+    PRS = ('fix', 'unhashable', 'missing', 'feature', 'flag')
+    COUNTS = re.compile(r'\*\*000(\d), [^*]+\*\* \((\d+) lines added to ``Lib/enum\.py``,'
+                        r'\s+(\d+) removed')
+
+    def test_line_counts_are_the_diffs(self):
+        page = (ROOT / 'docs' / 'cpython-change.rst').read_text(encoding='utf-8')
+        stated = {self.PRS[int(n) - 1]: (int(added), int(removed))
+                  for n, added, removed in self.COUNTS.findall(page)}
+        self.assertEqual(sorted(stated), sorted(self.PRS))
+        for pr in self.PRS:
+            lines = (ROOT / 'Lib' / ('enum.py.%s.diff' % pr)).read_text().splitlines()
+            body = [line for line in lines if not line.startswith(('--- ', '+++ '))]
+            counted = (sum(line.startswith('+') for line in body),
+                       sum(line.startswith('-') for line in body))
+            with self.subTest(pr=pr):
+                self.assertEqual(stated[pr], counted)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -103,6 +103,8 @@ def report(out: Optional[TextIO] = None) -> None:
     name = _patch.EnumType.__name__
     print('Python %s: enum_backport patched enum.%s in place:' % (version, name), file=out)
     print('  added from_value() and from_name()', file=out)
+    print('  added __init_subclass__, which gives a metaclass that overrides\n'
+          '    __getitem__ a from_name() of its own that asks it', file=out)
     findings = _probe(_patch.original('__contains__'), _sample_classes)
     if findings:
         print('  replaced __contains__, because the original:', file=out)

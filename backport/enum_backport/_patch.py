@@ -16,6 +16,15 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
   scan a list of values on every miss; up to 3.12.9 and 3.13.2 it misses
   flag values whose pseudo-member has not been created, and from 3.12.10
   and 3.13.3 it creates the pseudo-member to answer.
+* ``__init_subclass__``, new: EnumType defines none, and this one runs as
+  each subclass of EnumType (a metaclass, not an enum class) is made.
+  ``from_name`` answers as ``cls[name]`` does; the one on EnumType reads
+  the member map, as EnumType's ``__getitem__`` does, and a metaclass that
+  overrides ``__getitem__`` is given, as its own ``from_name``, the version
+  that asks it.  Metaclasses that exist at import are given it then.  So
+  ``cls.from_name(name)`` honours such a metaclass, and a class whose
+  metaclass is EnumType pays nothing for it; ``EnumType.from_name(cls,
+  name)``, called on EnumType itself, is EnumType's own lookup.
 * ``__new__``, wrapped where reading an enum class's attributes is slow
   (3.8 to 3.11, whose EnumType defines ``__getattr__``), to note which
   classes are Flags, have member values that cannot be hashed (3.8 to
@@ -76,6 +85,38 @@ _ADDED = {
     'from_value': _method(_lookup.from_value, 'from_value'),
     'from_name': _method(_lookup.from_name, 'from_name'),
 }
+# The from_name a metaclass with a __getitem__ of its own is given.
+_FROM_NAME_BY_SUBSCRIPT = _method(_lookup.from_name_by_subscript, 'from_name')
+
+
+def _give_from_name(meta):
+    """Give metaclass `meta` the from_name that asks its own __getitem__.
+
+    Only where it overrides __getitem__ and would otherwise inherit
+    EnumType's from_name: a from_name of its own, or of a metaclass between,
+    is left alone.
+    """
+    if (not _lookup.getitem_is_own(meta)
+            and getattr(meta, 'from_name', None) is _ADDED['from_name']):
+        meta.from_name = _FROM_NAME_BY_SUBSCRIPT
+
+
+def _init_subclass(meta, **kwds):
+    # Runs as a subclass of EnumType is made (enum classes, its instances,
+    # do not run it), then what would run without it.
+    _give_from_name(meta)
+    super(EnumType, meta).__init_subclass__(**kwds)
+
+
+def _metaclasses():
+    """Every subclass of EnumType alive now."""
+    pending = type.__subclasses__(EnumType)
+    while pending:
+        meta = pending.pop()
+        yield meta
+        pending.extend(type.__subclasses__(meta))
+
+
 _REPLACED = {
     '__contains__': _method(_lookup.contains, '__contains__'),
 }
@@ -132,4 +173,11 @@ def apply():
         setattr(EnumType, '__contains__', _REPLACED['__contains__'])
         for name, function in _ADDED.items():
             setattr(EnumType, name, function)
-        return tuple(_ADDED) + tuple(_REPLACED)
+        # The hook first, then the metaclasses that exist: one made by
+        # another thread meanwhile is given its from_name by one or the
+        # other.
+        setattr(EnumType, '__init_subclass__',
+                classmethod(_method(_init_subclass, '__init_subclass__')))
+        for meta in _metaclasses():
+            _give_from_name(meta)
+        return tuple(_ADDED) + ('__init_subclass__',) + tuple(_REPLACED)

@@ -164,12 +164,14 @@ def _isinstance_is_plain(cls):
 
 # The enum classes the checked lookups have noted (where NEEDS_CLASS_NOTES:
 # 3.8 to 3.11), by id, each dropped when its class dies (so an id here is
-# always that of a live class seen before), and those of them that are
-# plain (see _CLASSES_NOT_PLAIN).  Elsewhere a class whose
+# always that of a live class seen before), those of them that are
+# plain (see _CLASSES_NOT_PLAIN), and those whose metaclass keeps
+# EnumType's own __getitem__ (see getitem_is_own).  Elsewhere a class whose
 # metaclass is EnumType itself needs no check at all, and others are checked
 # with isinstance() each time.
 _SEEN = {}
 _SEEN_PLAIN = {}
+_SEEN_OWN_GETITEM = {}
 
 
 def _first_sight(function, cls):
@@ -437,6 +439,32 @@ from_name.__doc__ = """Return the member called `name`, or `default` if there is
 
     Raise ValueError if no member has that name and no default is given.
     """
+
+
+# from_name answers as `cls[name]` does.  The versions above read the member
+# map, as EnumType.__getitem__ does; a metaclass that overrides __getitem__
+# (one that folds case, or warns of deprecated names) decides what
+# `cls[name]` is, so for a class of such a metaclass from_name asks it:
+# `_patch` gives the metaclass this version as its own from_name, and the
+# checked functions call it for such a class.  What `cls[name]` raises as a
+# KeyError or a TypeError is a miss, as above; anything else propagates.
+def from_name_by_subscript(cls, name, /, *, default=NOT_GIVEN):
+    try:
+        return cls[name]
+    except (TypeError, KeyError):
+        pass
+    if default is NOT_GIVEN:
+        raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
+    return default
+
+
+from_name_by_subscript.__doc__ = from_name.__doc__
+_ENUM_GETITEM = _EnumType.__getitem__
+
+
+def getitem_is_own(meta):
+    """Whether metaclass `meta` keeps EnumType's own __getitem__."""
+    return getattr(meta, '__getitem__', None) is _ENUM_GETITEM
 
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
     contains = _hooked_contains

@@ -122,6 +122,7 @@ def fields(issues, author, ledger, results_rst, files, proof_only=False):
              "author_email": email,
              "in_benchmark_table": texts.in_benchmark_table(results_rst),
              "everyday_table": texts.everyday_table(results_rst),
+             "check_then_construct": texts.check_then_construct(results_rst),
              "stock_test_failures": texts.ledger_markdown(ledger)}
     standins = change.standin_issues(files)
     for pr in change.PRS:

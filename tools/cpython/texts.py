@@ -17,6 +17,9 @@ str.format fields the tool fills:
                                    against patched, from benchmarks/results.rst
     {everyday_table}               its table of everyday statements, stock
                                    3.13.5 against patched
+    {check_then_construct}         that table's ratio for checking, then
+                                   constructing, a first-seen flag value
+                                   (patched / stock, and its rounds)
     {stock_test_failures}          a Markdown list of the ledger below
 
 A filled text with a field left (or one the tool does not know) is an error.
@@ -54,12 +57,14 @@ PROPOSAL = ("feature", "proposal.md")
 PROPOSAL_WORDS = 600
 FIELDS = tuple("%s_issue" % pr for pr in PRS) + tuple("%s_whatsnew" % pr for pr in PRS) + (
     "author", "author_name", "author_email",
-    "in_benchmark_table", "everyday_table", "stock_test_failures")
+    "in_benchmark_table", "everyday_table", "check_then_construct", "stock_test_failures")
 LEFT_FIELD_RE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 MEMBERSHIP_TITLE = "Membership, median ns per ``in``"
 BENCH_ROWS = ("3.13.5 stock", "3.13.5 patched")
 EVERYDAY_TITLE = "Patched 3.13.5 against stock 3.13.5"
 EVERYDAY_COLUMNS = ("statement", "stock ns", "patched ns", "patched / stock")
+# The everyday statement of check-then-construct (the flag PR's cost).
+CHECK_THEN_CONSTRUCT = "``if c in F: F(c)``"
 BASE_NAMES = ("3.13.5", "3.14", "3.15")
 ENUMS = tuple(label(PRS[:n]) for n in range(1, len(PRS) + 1))
 
@@ -200,6 +205,19 @@ def everyday_table(results_rst):
             " the rounds, of the ratio of the two processes' medians.  The controls"
             " involve no enum: they show what the two builds differ by apart from"
             " the change.")
+
+
+def check_then_construct(results_rst):
+    """The everyday table's patched / stock ratio of CHECK_THEN_CONSTRUCT, with
+    its range over the rounds: "1.81x (1.72-1.95 over the rounds)"."""
+    header, found = _rst_table(results_rst, EVERYDAY_TITLE, "everyday")
+    rows = [row for row in found if row[0].startswith(CHECK_THEN_CONSTRUCT)]
+    if len(rows) != 1 or "patched / stock" not in header or "rounds" not in header:
+        raise ToolError("%s: the everyday table has no row %s with its ratio and rounds"
+                        % (results_rst, CHECK_THEN_CONSTRUCT))
+    row = rows[0]
+    return "%sx (%s over the rounds)" % (row[header.index("patched / stock")],
+                                        row[header.index("rounds")])
 
 
 def load_ledger(texts=TEXTS):
