@@ -1,22 +1,8 @@
-"""The whole test suite, as nox sessions run in this order (python3 tools/check.py).
+"""The whole test suite, as nox sessions run in this order (python3 tools/check.py -l lists them).
 
-    fetch       the CPython 3.13.5 tarball into the cache (--apt-source, --tarball PATH)
-    cpython     tools/cpython_change.py all: the CPython change on every base
-    stock       stock 3.13.5 and 3.13.5t built (cached), for tox's py3135 and py3135t
-    tox-root    tox in the Debian root: its py314, py315 and pypy311
-    docs        the handbook (tox -e docs)
-    release     the release rehearsed (tools/release.py --rehearse)
-    tox         tox on this machine: tox.ini's `host` label, two at a time
-    dependents  tools/dependents: five projects' suites without and with the backport
-    summary     the interpreters every tox run used, the pytest counts of all of them,
-                and the dependents' verdict
-
-Every session runs on this machine's tools' venv (python=False); what
-they share is this module's state, one nox run long.  After `--`, the
-options of the whole run: --apt-source and --tarball PATH for the fetch,
---skip-cpython, --skip-dependents, and -e ENVS (tox environments; only
-those run, and the handbook, the release and the dependents only when
-named: docs, release).  tox.ini holds the environments themselves.
+Every session runs on this machine's tools' venv (python=False); what they
+share is this module's state, one nox run long.  tox.ini holds the
+environments themselves.
 """
 
 import argparse
@@ -52,6 +38,7 @@ if PYENV:
 
 
 def options(session):
+    """The options after `--`: -e ENVS runs those tox environments only (docs, release if named)."""
     parser = argparse.ArgumentParser(prog="tools/check.py ... --")
     parser.add_argument("--apt-source", action="store_true")
     parser.add_argument("--tarball")
@@ -79,6 +66,7 @@ def wanted(session, label):
 
 @nox.session(python=False)
 def fetch(session):
+    """The CPython 3.13.5 tarball into the cache (--apt-source, --tarball PATH)."""
     args = options(session)
     tool(session, TOOLS / "cpython_change.py", "fetch",
          *(["--apt-source"] if args.apt_source else []),
@@ -87,6 +75,7 @@ def fetch(session):
 
 @nox.session(python=False)
 def cpython(session):
+    """tools/cpython_change.py all: the CPython change on every base."""
     if options(session).skip_cpython:
         session.skip("--skip-cpython")
     tool(session, TOOLS / "cpython_change.py", "all")
@@ -94,6 +83,7 @@ def cpython(session):
 
 @nox.session(python=False)
 def stock(session):
+    """Stock 3.13.5 and 3.13.5t built (cached), for tox's py3135 and py3135t."""
     for variable, flags in (("ENUM_BACKPORT_PY3135", []),
                             ("ENUM_BACKPORT_PY3135T", ["--freethreaded"])):
         out = tool(session, TOOLS / "cpython_change.py", "build", "--stock", *flags,
@@ -112,6 +102,7 @@ def needs_stock(session):
 
 @nox.session(python=False, name="tox-root")
 def tox_root(session):
+    """tox in the Debian root: its py314, py315 and pypy311."""
     envs = wanted(session, "debian-root")
     if not envs:
         session.skip("-e names none of them")
@@ -145,6 +136,7 @@ def tox_root(session):
 
 @nox.session(python=False)
 def docs(session):
+    """The handbook (tox -e docs)."""
     if options(session).envs is not None and "docs" not in options(session).envs:
         session.skip("-e given without docs")
     tool(session, "-m", "tox", "-e", "docs")
@@ -152,6 +144,7 @@ def docs(session):
 
 @nox.session(python=False)
 def release(session):
+    """The release rehearsed (tools/release.py --rehearse)."""
     if options(session).envs is not None and "release" not in options(session).envs:
         session.skip("-e given without release")
     needs_stock(session)
@@ -160,6 +153,7 @@ def release(session):
 
 @nox.session(python=False)
 def tox(session):
+    """tox on this machine: tox.ini's `host` label, two at a time."""
     envs = wanted(session, "host")
     if not envs:
         session.skip("-e names none of them")
@@ -169,6 +163,7 @@ def tox(session):
 
 @nox.session(python=False)
 def dependents(session):
+    """tools/dependents: five projects' suites without and with the backport."""
     args = options(session)
     if args.skip_dependents or args.envs is not None:
         session.skip("--skip-dependents" if args.skip_dependents else "-e given")

@@ -1,18 +1,10 @@
 """Run a tool of tools/ as a module of the package `tools`, in the tools' venv.
 
-Every entry point under tools/ starts, when run as a file
-(``python3 tools/cpython_change.py ...``), with
-
-    if __name__ == "__main__" and not __package__:
-        import bootstrap  # tools/bootstrap.py, beside it
-        bootstrap.run("tools.cpython_change")
-
-Here the checkout takes the place of tools/ at the head of sys.path (the
-one place that does), so that `tools` is a package.  An interpreter that
-lacks what tools/requirements.txt pins (psutil, filelock, nox, tox) is
-swapped for the venv of the cache that has them, made once, whole or not
-at all (beside its place, then renamed there), and the same command runs
-again there.  Only the standard library is used before that.
+Each entry point, run as a file, calls run("tools.X"): the checkout takes
+the place of tools/ at the head of sys.path (the one place that does), and
+an interpreter that lacks what tools/requirements.txt pins is swapped for
+the cache's venv that has them, made whole or not at all.  Only the
+standard library is used before that.
 """
 
 import hashlib

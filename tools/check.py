@@ -5,14 +5,7 @@
                            [--skip-cpython] [--skip-dependents]
     python3 tools/check.py [NOX OPTIONS] -- [THOSE OPTIONS]    (-l lists the steps)
 
-The steps (noxfile.py says each): fetch, cpython (the CPython change on
-every base), stock (the stock 3.13.5 builds tox needs), tox-root (tox in
-the Debian root), docs, release (rehearsed), tox (this machine's
-interpreters), dependents, summary.  nox, tox and what the tools need are
-installed into the cache once (tools/bootstrap.py).  It ends with nox's
-line per step and `steps: N passed, N failed`, and exits non-zero if a
-step failed.  Stopped (Ctrl-C, SIGTERM), it stops nox and every step it
-started, and says so in one line.
+docs/testing.rst ("The test command") says what it runs, prints and stops.
 """
 
 if __name__ == "__main__" and not __package__:

@@ -1,49 +1,13 @@
 #!/usr/bin/env python3
 """Apply and prove this project's change to CPython, on every base there is here.
 
-The change is five pull requests, as CPython takes them, each applying on
-top of the ones before: three bug fixes for main and the 3.15 and 3.14
-branches (FIX: `in` finds a hashable value in constant time again;
-UNHASHABLE: calling the class finds a member whose unhashable value equals
-a hashable argument; MISSING: Flag `in` looks at the members before
-`_missing_`), the FEATURE (EnumType.from_value() and from_name(); main)
-and, last and optional, the FLAG PR (Flag `in` creates no pseudo-member;
-main).  The repository holds them as CPython lays out its tree: under
-Lib/, Doc/ and Misc/, ``X.PR.diff`` is a unified diff against CPython
-3.13.5's ``X`` with the PRs before it applied; the NEWS entries are the
-new files, their blurb nonce naming their PR (tools/cpython/change.py).
-A *base* is a tree of CPython files plus the interpreter that runs them
-(tools/cpython/base.py):
-
-    3.13.5   the release tarball, built from source (stock, and with each PR set)
-    3.13.5t  the same, built free-threaded (--disable-gil); all five PRs, test stage
-    3.14     Debian unstable's binary, Lib files from its packages
-    3.15     the same, and its debug build for the refleak runs
-
-Every stage proves each PR set: the fix alone, the three backports, those
-and the feature, and all five.
-`all` runs the stages in order, each a module of tools/cpython/:
-
-    obtain   the 3.13.5 tarball; the Debian root (made in the background)
-    build    stock 3.13.5, then one per PR set from copies of it
-    carry    the Lib diffs merged 3-way (base 3.13.5) onto 3.14's and 3.15's
-    test     stdlib suites, this project's tests, and each interpreter's own
-             stock test_enum.py on each patched interpreter, then `-R 3:3
-             test_enum` on 3.15's debug build (each PR set, and stock)
-    docs     html (stock and patched), doctests, sphinx-lint, whitespace, blurb
-    patch    the series 0001 to 0005, one per PR, made and checked with
-             stand-in numbers in a scratch directory, then thrown away
-
-`patch --fix-issue N1 --unhashable-issue N2 --missing-issue N3
---feature-issue N4 --flag-issue N5 --author 'Name <email>' --output DIR`
-writes the series for real, with each PR's GitHub issue and PR description
-(and the feature's proposal for discuss.python.org).
-
-Everything downloaded or built is cached under $ENUM_FROM_VALUE_CACHE
-(default ~/.cache/enum-from-value) and reused when its inputs are unchanged.
-Runs in the tools' venv (tools/bootstrap.py; Python 3.11 or newer), and
-needs git, tar, and for building a C toolchain with CPython's usual build
-dependencies; the Debian bases need root.
+docs/cpython-change.rst is its handbook: the five PRs and their diffs, the
+bases and how each PR set is proven on each, `patch` and `apply`.  `all`
+runs the stages (obtain, build, carry, test, docs, typeshed, patch), each a
+module of tools/cpython/.  What it downloads or builds is cached under
+$ENUM_FROM_VALUE_CACHE (default ~/.cache/enum-from-value).  It runs in the
+tools' venv (tools/bootstrap.py; Python 3.11 or newer) and needs git, tar
+and, to build, CPython's usual build dependencies; the Debian bases need root.
 """
 
 if __name__ == "__main__" and not __package__:

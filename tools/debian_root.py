@@ -1,32 +1,20 @@
 #!/usr/bin/env python3
 """A Debian unstable root: CPython 3.14, 3.15 (and its debug build) and PyPy 3.11.
 
-Debian unstable's interpreters are linked against a newer libc than this
-machine's, so they run in a root of their own, made once with debootstrap
-and kept in the cache (``$ENUM_FROM_VALUE_CACHE/roots/``).  Everything that
-needs those interpreters -- the backport's tox environments, the dependents'
-suites, the CPython change carried to 3.14 and 3.15 -- enters the root
-through `command()`, which runs a program there in a mount namespace of its
-own: /proc, /dev and the directories it is given are bind-mounted for that
-program alone, and vanish with it, so concurrent users never see each
-other's mounts and nothing is left mounted when a run is killed.  A file can
-be bound over another the same way (`command(..., binds={merged: stdlib
-file})`), which is how a patched enum.py replaces the root's own for one
-run without touching the shared root.
+Debian unstable's interpreters need a newer libc than this machine's, so
+they run in a root of their own, made once with debootstrap and kept in the
+cache (``$ENUM_FROM_VALUE_CACHE/roots/``), made afresh after `MAX_AGE_DAYS`
+(`versions()` says which patch releases it serves).  Whatever needs them
+enters the root through `command()`, which runs a program in a mount
+namespace of its own: /proc, /dev and the directories it is given are
+bind-mounted for that program alone, and vanish with it, so concurrent users
+never see each other's mounts and a killed run leaves nothing mounted.  A
+file can be bound over another the same way (`binds={merged: stdlib file}`):
+a patched enum.py replaces the root's own for one run.
 
-    python3 tools/debian_root.py ensure        # make the root unless cached
-    python3 tools/debian_root.py ensure --mirror URL   # from a mirror of your choice
+    python3 tools/debian_root.py ensure [--mirror URL]   # make the root unless cached
     python3 tools/debian_root.py versions      # exact versions it serves
     python3 tools/debian_root.py run -- python3.15 -VV
-
-The mirror is --mirror's or $ENUM_FROM_VALUE_MIRROR's, else the one this
-machine's apt sources name, else debootstrap's own default.  A signal that
-stops this tool stops debootstrap and what it started; a debootstrap that
-outlives a SIGKILL'd run keeps the root's lock, so no rerun works beside it.
-
-Unstable moves: the root is reused while it is younger than
-`MAX_AGE_DAYS`, then made afresh, and whatever patch release it then serves
-is what runs (`versions()` says which).
 """
 
 if __name__ == '__main__' and not __package__:

@@ -1,20 +1,12 @@
 """apt-get on this machine, one at a time.
 
-apt lets one apt-get at a time hold its locks, and a second one that finds
-them taken does not wait: it exits 100 at once ("Could not get lock
-/var/lib/apt/lists/lock. It is held by process N (apt-get)").  The tools
-start some of theirs at the same moment -- the Debian root installs
-debootstrap in the background while the fetch stage runs ``apt-get update``
-and ``apt-get source`` -- so every apt-get they run goes through `apt_get`:
-
-* it takes a lock of ours first (`LOCK`, an flock that threads and processes
-  alike wait for), so the tools' own apt-gets run one after another;
-* it waits, for at most `WAIT` seconds and saying so, while a program that
-  is not ours (unattended-upgrades, an apt-get in another shell) holds
-  apt's locks; past that the error names the holder.
-
-``DPkg::Lock::Timeout`` would cover only dpkg's lock: ``apt-get update``
-(apt 2.6) still fails at once on the lists lock, hence the retry here.
+apt lets one apt-get at a time hold its locks, and a second one exits 100 at
+once ("Could not get lock ...").  The tools start some at the same moment
+(the root's debootstrap install beside the fetch's ``apt-get source``), so
+each goes through `apt_get`, which takes a lock of ours first (`LOCK`), and
+waits at most `WAIT` seconds, saying so, while a program not ours holds
+apt's; past that the error names the holder.  (``DPkg::Lock::Timeout``
+covers only dpkg's lock, not the lists lock of ``apt-get update``.)
 
     python3 tools/host_apt.py update -qq
     python3 tools/host_apt.py install -y -qq --no-install-recommends debootstrap

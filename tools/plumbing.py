@@ -1,35 +1,13 @@
 """The plumbing every tool shares, written once.
 
-Every entry point under tools/ runs its work through `main`, and takes the
-rest from here:
-
-    say(message, out=None)    one line, prefixed with the running tool's name
-    Error                     the one error base: a failure told in one line
-                              (no traceback); `code` is the exit status (1,
-                              or 2 for UsageError)
-    main(work, name, argv)    the one wrapper: runs work(argv) and turns an
-                              Error, Ctrl-C, SIGTERM or SIGHUP into one line
-                              and an exit status (128 + the signal's number),
-                              after stopping every process group the run
-                              started and waiting for its other threads
-    Stopped                   what a stopping signal raises (BaseException)
-    popen(cmd, **kwargs)      subprocess.Popen in a process group of its own,
-                              which a stopping signal stops; run, call and
-                              capture are the usual shapes built on it
-    stop_started()            stop those groups: SIGKILL to what outlives GRACE
-    held(), raise_pending()   where a stopping signal waits for a safe point
-    Thread, join(thread)      threads that wait with signals held
-    cache_dir(explicit=None)  the cache ($ENUM_FROM_VALUE_CACHE), checked writable
-    locked(path)              an exclusive lock (filelock) that says whose it
-                              waits for and how long it waited; lock_holder(path)
-    complete(path)            a directory made beside its place and renamed
-                              into it whole: a run cut short (a full disk, a
-                              signal) leaves nothing under that name
-    venv(path, python, packages, run=call)   a venv made complete or not at all
-    disk_full(error), no_space(path, needed), space_for(path, needed)
-
-psutil and filelock are imported where they are used, so that a module
-that only reads this one's constants imports without them.
+Every entry point runs its work through `main`, the one wrapper that turns
+an `Error` (the one error base; `code` is the exit status), Ctrl-C, SIGTERM
+or SIGHUP into one line and an exit status, after stopping every process
+group the run started (`popen`, `run`, `call`, `capture`).  The rest: `say`
+(one line, prefixed with the tool's name), `cache_dir`, `locked`, `complete`
+and `venv` (made whole or not at all), and the full-disk helpers.  psutil and
+filelock are imported where they are used, so that a module that only reads
+this one's constants imports without them.
 """
 
 import contextlib

@@ -1,26 +1,19 @@
 """Say at the end of a tox run which interpreters it ran on and which it missed.
 
-tox prints OK or FAIL per environment, but an environment whose interpreter
-is missing fails before running anything, and its summary line does not
-say which Python it was after.  So each interpreter's environment records
-itself, once when its commands start and again when they have all passed:
+tox's summary line of an environment whose interpreter is missing does not
+say which Python it was after.  So each environment records itself, when its
+commands start and when they have all passed (tox.ini), and the
+``interpreters`` environment, which runs last, prints one line per
+environment (passed, FAILED, MISSING an interpreter, or NOT RUN) and exits 1
+unless every one passed:
 
-    python tools/tox_interpreters.py record DIR ENV [--expect-version X.Y.Z]
-
-and the ``interpreters`` environment, which tox runs after all of them,
-prints one line per environment (passed, FAILED, MISSING an interpreter, or
-NOT RUN by this tox run) and exits 1 unless every one passed:
-
+    python tools/tox_interpreters.py record DIR ENV [--stage passed] [--expect-version X.Y.Z]
     python tools/tox_interpreters.py summary DIR ENV=PYTHON ...
 
-PYTHON is the interpreter the environment asks for (``python3.8``,
-``$ENUM_BACKPORT_PY3135`` to read a variable, or ``root:python3.15`` for
-one in the Debian root, where noxfile.py's tox-root step runs tox); it is only used
-to say why an environment that left no record did not run.  Records of an
-earlier tox run are ignored: tox starts every command itself, so the
-records of one run share the parent process id, unless
-``ENUM_BACKPORT_TOX_RUN`` names the run (noxfile.py names one, so that
-the host's tox and the root's record into one table).
+PYTHON (``python3.8``, ``$ENUM_BACKPORT_PY3135``, ``root:python3.15``) only
+says why an environment that left no record did not run.  Only the records of
+this tox run count: those that share its process id, or ENUM_BACKPORT_TOX_RUN
+(noxfile.py names one, so that the host's tox and the root's share a table).
 """
 
 import argparse

@@ -1,26 +1,13 @@
 """Apply the change to a tree, or carry it onto a newer base, with git's machinery.
 
-- Onto 3.13.5, the tree the diffs are made against, every diff must apply
-  exactly: `git apply --check`, every hunk at its own line.
-- Onto anything newer (Debian's 3.14 and 3.15 files, a contributor's main
-  checkout) a diff that does not apply exactly is carried by a 3-way merge,
-  `git merge-file`, whose base is the 3.13.5 file the diff was made against.
-  A conflict fails and names the conflicting lines.  Nothing is fuzzed.
-- Where a PR's 3.13.5 diff conflicts with what a newer base changed, the
-  same PR written against that base's file (PATH.PR.X.Y.diff) is used
-  instead, applied where its context matches, the other PRs 3-way: the
-  flag PR moves Flag._missing_'s boundary rules into a module-level
-  helper, and 3.15 rewrote one of those rules.
-
-A file several PRs change gets each PR's diff in turn (in change.PRS'
-order), each made against the file with the ones before applied; for a
-3-way merge "the change" is the 3.13.5 file with all of them applied.  A tree gets all of the change or none of it: every
-result is computed in a scratch directory first, and the tree is written
-only when all succeed.  The whatsnew entries and porting note go where
-whatsnew.place puts them, in the tree's newest whatsnew file (a carrier
-says what to add, not where: its hunks have no context); given the
-PRs' issue numbers, each NEWS entry is renamed and every "gh-N" and
-":gh:`N`" naming a PR's stand-in number follows.
+Onto 3.13.5 every diff applies exactly; onto anything newer a diff that
+does not is merged 3-way (`git merge-file`, base: the 3.13.5 file), or, where
+that conflicts, the PR's diff against that base (PATH.PR.X.Y.diff) is used;
+a conflict fails, nothing is fuzzed (docs/cpython-change.rst, "How each PR
+is proven").  Every result is computed in a scratch directory first: a tree
+gets all of the change or none of it.  The whatsnew blocks go where
+whatsnew.place puts them; given the issue numbers, the NEWS entries and
+every "gh-N" of a stand-in are renamed.
 """
 
 import difflib

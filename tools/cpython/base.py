@@ -1,20 +1,11 @@
 """A base: a tree of CPython files plus the interpreter that runs them.
 
-Every stage works on bases.  There are two kinds:
-
-- `SourceBase`, CPython 3.13.5: the release tarball's whole tree, the tree
-  the diffs are made against.  Its interpreters are built from source, one
-  stock and one patched (build.py).
-- `DebianBase`, CPython 3.14 and 3.15 (whatever patch release Debian
-  unstable serves): Debian's binary packages in the root that
-  tools/debian_root.py makes.  Only the pure-Python files exist there
-  (Lib/enum.py is /usr/lib/python3.X/enum.py, from libpython3.X-minimal;
-  Lib/test/ is libpython3.X-testsuite).  The patched interpreter is the
-  same binary with the merged files bound over the root's own for one run:
-  nothing in the shared root changes.
-
-An `Interpreter` is what the test stage runs: a command line builder that
-hides which kind of base it came from.
+`SourceBase` is 3.13.5, the tarball's whole tree, built from source
+(build.py); `DebianBase` is Debian unstable's 3.14 or 3.15 in the root of
+tools/debian_root.py, whose patched interpreter is the same binary with the
+merged files bound over the root's own for one run (docs/cpython-change.rst,
+"How each PR is proven").  An `Interpreter` is what the test stage runs,
+whichever kind of base it came from.
 """
 
 import contextlib

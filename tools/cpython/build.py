@@ -1,34 +1,18 @@
-"""Build CPython 3.13.5 from source: stock, then patched with each PR set
-(the fix; the three backports; those and the feature; all five).
+"""Build CPython 3.13.5 from source: stock, then patched with each PR set.
 
-The stock build is the release tarball with ./configure, make, make
-altinstall.  The patched build starts from a copy of the finished stock
-build tree: the PRs' diffs are applied to it exactly, ./configure is run again
-with the patched build's own --prefix (same flags), and make rebuilds what
-that invalidates -- everything whose rule depends on the Makefile, which is
-every prefix-dependent object (getpath, sysmodule) and, through
-Modules/config.c, every extension module; the core objects are the stock
-build's own.  Two files' rules do not depend on the Makefile although their
-#! line names the prefix (build/scripts-3.13/idle3.13, pydoc3.13), so they
-are deleted first.  The result is checked: it has the change, its
-sys.prefix and sysconfig are its own, and no text file it installed names
-the stock build.  The patched builds differ only in pure-Python files,
-so each is as cheap as another (about a minute here): what make redoes
-is what the new prefix invalidates, the same for each whichever tree it
-starts from; all start from the stock build and share its core objects.
+A patched build starts from a copy of the finished stock build tree: the
+diffs applied exactly, ./configure run again with its own --prefix (same
+flags), and make rebuilds what the Makefile invalidates (the prefix-dependent
+objects and every extension module), keeping the stock core objects; the
+scripts whose #! names the prefix without depending on the Makefile are
+deleted first.  `check_patched` then checks that it runs its own files from
+its own prefix.  A build's directory is named by a hash of its inputs:
 
     builds/stock-<key>/      src/, prefix/, *.log, build-ok
-    builds/patched-<key>/    the same, and change/ (the diffs it was made
-                             from); build-ok names its PRs
-                             (change.label: fix, fix+unhashable+missing, ...)
+    builds/patched-<key>/    the same, and change/ (the diffs it was made from)
 
-With freethreaded=True the same are built with --disable-gil (the
-free-threaded interpreter, python3.13t) under builds/stock-t-<key>/ and
-builds/patched-t-<key>/, the patched ones from a copy of the stock t tree.
-
-A key is a hash of everything that goes into the build, so a finished
-build is reused exactly when its inputs are unchanged; only the newest
-KEEP_PATCHED patched builds are kept.
+and with freethreaded=True (--disable-gil, python3.13t) builds/stock-t-<key>/
+and builds/patched-t-<key>/.  Only the newest KEEP_PATCHED patched builds stay.
 """
 
 import contextlib

@@ -1,33 +1,10 @@
-"""The change as the repository holds it: five pull requests, each on the ones before.
+"""The change as the repository holds it: five pull requests (PRS), each on the ones before.
 
-CPython takes bug fixes on main and its maintenance branches and other
-changes on main only, and a PR does one thing, so the change is five PRs:
-
-    fix         `in` finds a hashable value in constant time again (main, 3.15, 3.14)
-    unhashable  calling the class finds a member by an unhashable value equal
-                to a hashable one (main, 3.15, 3.14)
-    missing     Flag `in` looks at the members before `_missing_` (main, 3.15, 3.14)
-    feature     EnumType.from_value() and from_name() (main)
-    flag        Flag `in` creates no pseudo-member (main; last and optional)
-
-Under Lib/, Doc/ and Misc/:
-
-    X.PR.diff        a unified diff against CPython 3.13.5's file X with the
-                     PRs before PR applied (X.fix.diff: against 3.13.5's X)
-    Misc/NEWS.d/next/<section>/<date>.gh-issue-<N>.<PR>.rst   each PR's NEWS entry
-
-A file a PR does not touch has no diff of that PR.  The NEWS entries are
-the only new files; their blurb nonce names the PR, and their numbers are
-stand-ins that `patch` replaces (with a real nonce) when it writes the
-patches, as it replaces "gh-N" wherever the diffs name a stand-in.  A
-whatsnew diff is only a carrier: the blocks of lines it adds (the entry
-under "Improved modules", then a note under "Porting to Python X.Y") are
-placed into whichever tree is patched (see whatsnew.py).
-
-Every function here takes the files of the PRs wanted, always a prefix
-of PRS: `collect(repo, FIX)` for the fix alone, `collect(repo, BACKPORTS)`
-for the three bug fixes, `collect(repo, FEATURE)` for those and the
-feature, `collect(repo)` for all five, in order.
+docs/cpython-change.rst says what each PR does and how its files are laid
+out ("Where the diffs live").  Every function here takes the files of the
+PRs wanted, always a prefix of PRS: `collect(repo, FIX)` for the fix alone,
+`collect(repo, BACKPORTS)` for the three bug fixes, `collect(repo, FEATURE)`
+for those and the feature, `collect(repo)` for all five.
 """
 
 import base64

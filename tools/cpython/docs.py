@@ -1,18 +1,10 @@
 """Build and check the Doc tree of 3.13.5 with CPython's own toolchain.
 
-Each build gets a venv of its own interpreter with the tree's
-Doc/requirements.txt and sphinx-lint (the version the tree's pre-commit
-configuration pins).  Then:
-
-- html of the stock and the patched tree, nitpicky like CPython's CI, both
-  at once; the patched tree may add no warning the stock tree lacks
-  (paths and line numbers aside);
-- the doctests of the changed pages, with the patched interpreter: Sphinx's
-  doctest builder, and every example on them run as test_enum runs them
-  from a source tree (neither page may come out with none);
-- sphinx-lint on the changed .rst files; `git diff --check` (trailing
-  whitespace, tab indents, space before tab, blank lines at the end) on
-  every changed file; blurb parses the NEWS entry.
+html of the stock and the patched tree (nitpicky, side by side; the patched
+one may add no warning), the changed pages' doctests on the patched
+interpreter, sphinx-lint, `git diff --check` and blurb (docs/testing.rst,
+"Step 1").  Each build gets a venv of its own interpreter with the tree's
+Doc/requirements.txt and the sphinx-lint its pre-commit configuration pins:
 
     venvs/docs-<build>/      the Sphinx venv of a build
     docs/<build>/            html, doctrees, warnings, doctest output

@@ -1,35 +1,16 @@
 """Write the change as a git format-patch series: 0001 to 0005, one per PR (change.PRS).
 
-The series is made against the closest thing to main that exists here:
-Lib/ files against the newest base's (Debian's 3.15, with each PR's Lib
-diffs carried onto it by the 3-way merge), everything else against
-3.13.5's tree, the newest whole Doc tree there is.  In a scratch repository:
+docs/cpython-change.rst ("Writing and submitting the patches") says what it
+writes, checks and refuses.  In a scratch repository:
 
     commit A  3.13.5's tree as released
     commit B  the same, with the newest base's Lib files the change touches
     commit 1  the fix: its Lib files merged onto B's, its other files, its
-              NEWS entry named for the real issue with a blurb nonce, every
-              "gh-N" of a stand-in N named for its real issue
-    commit 2  the next PR on top: the same for its files; and so on to 5
+              NEWS entry and every stand-in "gh-N" named for the real issue
+    commit 2  the next PR on top; and so on to 5
 
-`git format-patch --full-index B..5` gives 0001 to 0005.  Their index
-lines name the newest base's blobs for Lib/ and 3.13.5's for the rest,
-which is what lets `git am -3` merge them in a CPython clone whose main has
-moved on.  Checked here: `git am` of the five onto B gives commit 5's
-tree; `git am -3` of 0001 to 0003 onto A merges without a conflict; and
-0001 to 0003 alone go onto every newer base's Lib files (3.14's and
-3.15's: they are bug fixes, backported to both), by `git am`, else by
-`git am -3`, said which.  0004 and 0005 are for main only.
-
-The whatsnew entries are not in the patches: they belong in main's newest
-whatsnew file (3.16), which no base here has, so each PR's description
-carries its entry and says where it goes (`apply` places them in a
-checkout's newest file).  Beside the patches the directory gets each PR's
-GitHub issue and PR description, filled (texts.py).  Nothing is written
-unless all of it was made and checked; the directory is new, empty, or one
-an earlier run wrote (MANIFEST there lists what it wrote, and only that is
-replaced).  Real issue numbers and a real author are required:
-`check_issues` and `check_author` say in one line what is wrong.
+`git format-patch --full-index B..5` gives the series, whose index lines
+let `git am -3` merge it in a clone whose main has moved on.
 """
 
 import hashlib

@@ -1,34 +1,11 @@
 """Prove the change on an interpreter of a base, and check it for refleaks.
 
-Each base has four patched interpreters, one per PR set: the fix alone,
-the three backports, those and the feature, and all five (3.13.5 built
-from source; Debian's 3.14 and 3.15 with the merged files overlaid).  On
-each:
-
-1. the enum module that runs is the patched one (its EnumType has
-   from_value exactly when the feature is there, and its file is byte for
-   byte the one the tool made);
-2. the interpreter's own stdlib suites that lean on enum pass (the patched
-   test_enum.py among them);
-3. enum_backport cannot be imported, so what follows tests the native API;
-4. the behaviour tests pass natively (plain unittest: no pytest there).
-   With all five PRs: tests/test_behaviour*.py, all of them.  Without one:
-   the behaviour tests that need no PR missing there, as `selection`
-   picks them (a test needs the feature if it names from_value or
-   from_name, the second and third PRs if it names `needs_backports`,
-   the flag PR if it names `needs_flag_pr`); the run prints every test it
-   leaves out and why.  With all five, then the property, bad-input and
-   thread tests from a venv of that interpreter that adds hypothesis
-   (with fewer they are left out: they call from_value throughout, and
-   hold `in` to creating nothing, which the flag PR brings);
-5. the interpreter's own, unchanged test_enum.py, run against the patched
-   enum.py, fails only what texts/stock-test-failures.json lists for that
-   base and PR (texts.py); a listed test that passes fails the run too.
-
-Refleaks are checked as CPython's refleak buildbots check them, with
-`-m test -R 3:3 test_enum` on the debug build: with the merged files of
-each PR set, and with the stock ones as the control; the runs go side by
-side.
+On each patched interpreter (docs/cpython-change.rst, "How each PR is
+proven"): its enum is the patched one, the stdlib suites that lean on enum
+pass, enum_backport cannot be imported, the behaviour tests pass natively
+(without a PR, those that need no missing PR: `selection`), and its own stock
+test_enum.py fails only what the ledger lists (texts.py).  `refleaks` runs
+`-m test -R 3:3 test_enum` on the debug build, each PR set and stock.
 """
 
 import ast

@@ -1,43 +1,32 @@
 """What a contributor pastes, and the checks of it: the prose in texts/, filled.
 
-texts/ holds, for each PR (change.PRS), the commit message
-(PR.commit.txt), the GitHub issue (PR.issue.md) and the pull request
-description (PR.pr.md), and for the feature the proposal that goes to
-discuss.python.org's Ideas category first (feature.proposal.md), with
-str.format fields the tool fills:
+texts/ holds, for each PR (change.PRS), the commit message (PR.commit.txt),
+the GitHub issue (PR.issue.md) and the PR description (PR.pr.md), and the
+feature's proposal for discuss.python.org (feature.proposal.md), with
+str.format fields the tool fills; a field left or unknown is an error:
 
-    {PR_issue}                     each PR's gh issue number given to `patch`
-                                   ({fix_issue}, ..., {flag_issue})
-    {PR_whatsnew}                  the PR's whatsnew blocks (none: ""),
-                                   filled, each in a Markdown code block
-                                   that says where it goes in main's file
-    {author}                       'Name <email>', as given
-    {author_name} {author_email}   its two parts
-    {in_benchmark_table}           a Markdown table of `in`, stock 3.13.5
-                                   against patched, from benchmarks/results.rst
-    {everyday_table}               its table of everyday statements, stock
-                                   3.13.5 against patched
+    {PR_issue}                     each PR's gh issue number ({fix_issue}, ...)
+    {PR_whatsnew}                  the PR's whatsnew blocks, each in a Markdown
+                                   code block that says where it goes ("" if none)
+    {author} {author_name} {author_email}   'Name <email>' as given, and its parts
+    {in_benchmark_table}           `in`, stock 3.13.5 against patched, and
+    {everyday_table}               the everyday statements, from benchmarks/results.rst
     {check_then_construct}         that table's ratio for checking, then
                                    constructing, a first-seen flag value
-                                   (patched / stock, and its rounds)
     {stock_test_failures}          a Markdown list of the ledger below
 
-A filled text with a field left (or one the tool does not know) is an error.
-
-texts/stock-test-failures.json is the ledger of what each interpreter's own,
-unchanged test_enum.py may fail against the changed enum.py:
+texts/stock-test-failures.json is the ledger of what each interpreter's own
+test_enum.py may fail against the changed enum.py:
 
     {"failures": [{"test": "TestSpecial.test_contains_er",
                    "bases": ["3.13.5", "3.14", "3.15"],
                    "enum": ["fix", "fix+unhashable+missing"],
                    "reason": "asserts the old `in` ..."}]}
 
-"test" is Class.method as unittest names it, without the module, or an
-fnmatch pattern of such names ("*.test_contains_tf": a mixin's test in
-every class that has it); "bases" are the base names, "enum" the PR
-sets applied (each a prefix of change.PRS, named by change.label).  The test stage fails a run for a failure the ledger does not list
-for that base and enum, for a listed entry none of whose tests failed there
-(it passes: take it out), and for one that names no test that ran.
+"test" is Class.method, or an fnmatch pattern of such names; "enum" names
+PR sets (change.label).  A failure it does not list for that base and enum
+fails the run, and so does an entry none of whose tests failed there, or
+one that names no test that ran.
 """
 
 import fnmatch

@@ -1,25 +1,12 @@
 """typeshed's side of the change: from_value() and from_name() in enum.pyi.
 
-When the feature lands, typeshed's stdlib/enum.pyi gives EnumMeta the two
-methods under ``if sys.version_info >= (3, 16):``.  The typeshed is the one
-a pinned mypy wheel ships (mypy/typeshed/, typeshed's stdlib stubs as that
-release took them), fetched with pip at run time and kept in the cache;
-the edit itself is backport/enum_backport/_typeshed.py's, the one the
-package's pyright route makes, so the overloads are those of the typed
-functions and the mypy plugin.
-
-`write_patch` writes a `git am` patch against typeshed's stdlib/enum.pyi
-(cpython_change.py's `patch` puts it beside the series) and checks that it
-applies to the copy.  `check` (cpython_change.py's `typeshed`) runs mypy's
-stubtest on ``enum`` against PATCHED_PYTHON (the patched 3.13.5 build),
-once with the copy as it is and once with the edit gated at that
-interpreter's version
-(the one its enum has the methods from): the first must report
-``EnumMeta.from_value`` and ``from_name`` (missing from the stub), the
-second nothing about them and nothing the first did not.  stubtest runs in
-a venv of PATCHED_PYTHON with the pinned mypy, kept in the cache.
-
-Both take ``cache=`` as the other stages do, and raise ToolError on failure.
+The typeshed is the one a pinned mypy wheel ships, fetched with pip and
+cached; the edit (under ``if sys.version_info >= (3, 16):``) is
+backport/enum_backport/_typeshed.py's.  `write_patch` writes the `git am`
+patch of stdlib/enum.pyi that `patch` puts beside the series; `check` runs
+mypy's stubtest on ``enum`` against the patched 3.13.5 build with the stub as
+it is (it must report the two methods missing) and with the edit gated at
+that build's version (nothing about them, nothing new) (docs/cpython-change.rst).
 """
 
 import importlib.util

@@ -1,12 +1,8 @@
-"""Where the whatsnew entry goes in a tree: its newest Doc/whatsnew/X.Y.rst,
-at the end of the ``enum`` subsection of "Improved modules", which is made in
-alphabetical position when the file has none (on main's 3.16.rst that is
-between ``encodings`` and ``gzip``).
+"""Where the whatsnew entry and the porting note go in a tree (docs/cpython-change.rst).
 
-A second block, the porting note, goes at the end of the "Changes in the
-Python API" subsection of "Porting to Python X.Y", which is made first in
-that section (after its introduction) when the file has none, as on main's
-3.16.rst.  ``place`` puts a carrier's blocks each where it belongs."""
+`place` puts a carrier's blocks in the tree's newest Doc/whatsnew/X.Y.rst:
+the entry under "Improved modules", the note under "Porting to Python X.Y".
+"""
 
 import re
 from pathlib import Path

@@ -4,17 +4,9 @@
     python3 tools/dependents docs       # docs/testing.rst's figures from the last full run
     python3 tools/dependents freeze [--write]   # re-resolve the pins
 
-For each project in projects.json, on each interpreter there: the pinned
-release for that interpreter, its tests from its sdist, run twice in one
-venv, first without the backport and then with it imported first by the
-venv's start-up hook; every process of a run records whether the backport
-was in it.  The two runs' outcomes are compared test by test.  The run
-fails on a difference that allowed.json does not list, on an allowed.json
-entry whose difference did not occur, on a pair whose setup failed or
-whose results cannot be read, and when the backport was not where it
-should have been.  Tests that fail in both runs are named, and do not fail
-the run.  Everything it fetches and builds is kept under
-``$ENUM_FROM_VALUE_CACHE/dependents`` (default ``~/.cache/enum-from-value``).
+docs/testing.rst ("Dependents") says what runs, what is compared and what
+fails the run; everything it fetches and builds is kept under
+``$ENUM_FROM_VALUE_CACHE/dependents``.
 """
 
 if __name__ == '__main__' and not __package__:  # run as `python3 tools/dependents`

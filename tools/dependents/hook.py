@@ -1,15 +1,11 @@
-"""The start-up hook of every venv that tools/dependents makes.
+"""The start-up hook of every venv that tools/dependents makes (a .pth imports it).
 
-Copied into the venv's site-packages as _enum_dependents_hook.py, with a
-.pth file that imports it, so it runs first in every Python process the
-venv starts, test process and children alike.  With
-ENUM_DEPENDENTS_BACKPORT=1 it imports enum_backport; with
-ENUM_DEPENDENTS_RECORD=DIR it writes DIR/<pid>-<random>.json at the
-process's exit, saying whether enum_backport was imported and from which
-file the enum metaclass's from_value and __contains__ came, which is how a
-run shows that the backport was (or was not) in the process that ran the
-tests.  At start-up it imports nothing but os (and atexit), so that the run
-without the backport differs from a plain run in nothing a test can see.
+With ENUM_DEPENDENTS_BACKPORT=1 it imports enum_backport; with
+ENUM_DEPENDENTS_RECORD=DIR it writes DIR/<pid>-<random>.json at the process's
+exit: whether enum_backport was imported, and from which file the enum
+metaclass's from_value and __contains__ came.  At start-up it imports nothing
+but os (and atexit), so that the run without the backport differs from a
+plain run in nothing a test can see.
 """
 import os
 

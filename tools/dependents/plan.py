@@ -1,12 +1,9 @@
 """What to run: the data file, the interpreters, the release for each.
 
-tools/dependents/projects.json names the interpreters, and for each project
-its releases (the newest whose ``min_python`` the interpreter meets is the
-one that runs there), the exact pins of everything installed beside it, and
-how its suite is run; allowed.json is the allow-list.  This module reads
-them and finds the interpreters: pyenv's by exact version, Debian
-unstable's through tools/debian_root.py (whatever patch release the root
-serves today).
+projects.json names the interpreters and, per project, its releases (the
+newest whose ``min_python`` the interpreter meets runs there), the exact pins
+and how its suite runs; allowed.json is the allow-list.  The interpreters
+are pyenv's by exact version, and Debian unstable's through tools/debian_root.py.
 """
 
 import json

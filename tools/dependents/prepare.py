@@ -1,22 +1,12 @@
-"""Obtain what the suites need: sdists, the backport's wheel, venvs.
+"""Obtain what the suites need, kept under deps_dir() and reused (docs/testing.rst).
 
-All of it is kept under deps_dir() and reused:
-
-* ``sdists/``: each project's sdist from PyPI, fetched with ``pip download
-  --no-binary`` (its tests come from there);
-* ``wheels/<key>/``: enum_backport's wheel, built with ``pip wheel`` from
-  this work tree, keyed by the files that go into it;
-* ``venvs/<interpreter>/<project>-<version>-<key>/``: one venv per project
-  and interpreter, keyed by the interpreter's exact build, the pins and
-  the start-up hook; the pins are installed with ``--no-deps`` and then
-  ``pip check`` must agree that nothing is missing;
-* ``pip/``: pip's cache, shared by this machine's interpreters and the
-  root's.
-
-Every venv carries hook.py as a ``.pth`` start-up hook, which imports
-enum_backport first when the run asks for it (ENUM_DEPENDENTS_BACKPORT=1),
-and makes every Python process of a run record, at its exit, what the enum
-metaclass had then.
+* ``sdists/``: each project's sdist (``pip download --no-binary``);
+* ``wheels/<key>/``: enum_backport's wheel from this work tree, keyed by its files;
+* ``venvs/<interpreter>/<project>-<version>-<key>/``: a venv per project and
+  interpreter, keyed by the interpreter's exact build, the pins and the
+  start-up hook (hook.py, as a ``.pth``); the pins installed ``--no-deps``,
+  then ``pip check``;
+* ``pip/``: pip's cache, shared by this machine's interpreters and the root's.
 """
 
 import hashlib

@@ -1,16 +1,10 @@
 """Read what one run of a suite produced: test outcomes and process records.
 
-* pytest's junit XML: a test id is ``classname::name`` as pytest wrote it
-  (``tests.test_fields.TestX::test_y[param]``), so ids match across two
-  runs of the same tree.
-* Django's runner, run with ``-v 2``: each test's status line, and the
-  ``FAIL:``/``ERROR:`` headers of its report (which name a test whose
-  subtests failed even where the status line does not), checked against
-  its ``Ran N tests`` line; a log that does not add up is an error, never
-  a partial result.
-* The records that the venv's start-up hook (`prepare.HOOK`) writes at the
-  exit of every Python process of a run: whether enum_backport was
-  imported there and whose ``from_value`` the enum metaclass had.
+* pytest's junit XML: a test id is ``classname::name``, as pytest wrote it;
+* Django's runner with ``-v 2``: its status lines and ``FAIL:``/``ERROR:``
+  headers, checked against ``Ran N tests`` (a log that does not add up is an
+  error, never a partial result);
+* the records the venv's start-up hook (hook.py) writes at each process's exit.
 
 Pure functions of their input, checked by tests/test_dependents_tool.py.
 """

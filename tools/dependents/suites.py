@@ -2,9 +2,7 @@
 
 Each run gets a fresh copy of the sdist, a private TMPDIR and a folder for
 the process records, under deps_dir()/runs/<interpreter>/<project>/<mode>;
-both runs of a pair share the venv and PYTHONHASHSEED=0, so that they
-differ in one thing: ENUM_DEPENDENTS_BACKPORT, which the venv's start-up
-hook reads.
+the two runs of a pair differ only in ENUM_DEPENDENTS_BACKPORT.
 """
 
 import os
