@@ -69,15 +69,8 @@ class Run:
         return self._newer
 
     def pick(self, names):
-        """The newer bases named (all of them for None)."""
-        chosen = [b for b in self.newer() if names is None or b.name in names]
-        unknown = set(names or ()) - {b.name for b in self.newer()} - {
-            self.source.version, self.source.version + "t"}
-        if unknown:
-            raise ToolError("no such base: %s (there are %s)" % (", ".join(sorted(unknown)),
-                            ", ".join([self.source.version, self.source.version + "t"]
-                                      + [b.name for b in self.newer()])))
-        return chosen
+        """The newer bases named (all of them for None); check_names refused the unknown."""
+        return [b for b in self.newer() if names is None or b.name in names]
 
     def carried(self, base, prs=change.ALL):
         """The Lib files of PRS merged onto BASE, kept in the cache."""
@@ -256,10 +249,9 @@ def make_series(run, issues, author, output, proof_only):
     fields = patch.fields(issues, author, texts.load_ledger(),
                           run.checkout / "benchmarks" / "results.rst", run.files,
                           proof_only=proof_only)
-    if run.args.lib_base == run.source.version:
-        newer, lib_base = [], run.source
-        with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
-            merged = {}
+    with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
+        if run.args.lib_base == run.source.version:
+            newer, lib_base, merged = [], run.source, {}
             for prs in PREFIXES:
                 label = change.label(prs)
                 merged[label] = {}
@@ -271,13 +263,12 @@ def make_series(run, issues, author, output, proof_only):
                     merged[label][path] = target
             say("Lib/ against %s (no newer base asked for): the backports are not "
                 "tried on 3.14 and 3.15" % run.source.version)
-            return patch.write_series(run.change_dir, run.source, lib_base, merged, output,
-                                      issues, author, fields, newer, proof_only=proof_only)
-    newer = run.pick(None)
-    lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
-    merged = {change.label(prs): run.carried(lib_base, prs) for prs in PREFIXES}
-    return patch.write_series(run.change_dir, run.source, lib_base, merged, output, issues,
-                              author, fields, newer, proof_only=proof_only)
+        else:
+            newer = run.pick(None)
+            lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
+            merged = {change.label(prs): run.carried(lib_base, prs) for prs in PREFIXES}
+        return patch.write_series(run.change_dir, run.source, lib_base, merged, output,
+                                  issues, author, fields, newer, proof_only=proof_only)
 
 
 def cmd_patch_proof(run):

@@ -208,14 +208,6 @@ def whatsnew_blocks(item):
     return found
 
 
-def whatsnew_block(item):
-    """The one block a whatsnew diff of one hunk adds (see whatsnew_blocks)."""
-    blocks = whatsnew_blocks(item)
-    if len(blocks) != 1:
-        raise ToolError("%s: adds %d blocks, expected one" % (item.source.name, len(blocks)))
-    return blocks[0]
-
-
 def news_issue(path):
     """The gh issue number in a blurb file name, or None."""
     match = NEWS_NAME_RE.match(path.rsplit("/", 1)[-1])

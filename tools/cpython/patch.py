@@ -174,7 +174,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
                 if path in merged[label]:
                     (tree / path).write_bytes(change.name_issues(
                         Path(merged[label][path]).read_bytes(), standins, issues))
-            # Not the whatsnew entries: main's file is not here (see above).
+            # Not the whatsnew entries: main's file is not here (each PR's description
+            # carries its entry).
             apply.apply_change(tree, [f for f in everything if f.pr == pr and not (
                                           f.is_lib and f.is_diff) and not f.is_whatsnew],
                                source, issues={pr: issues[pr]}, exact_only=True,

@@ -101,7 +101,7 @@ def _check(code, what, interp):
 
 def prove(interp, enum_py, repo, venv_dir, jobs=2, work_dir=None, out=None,
           prs=change.ALL):
-    """Steps 1-4 above on INTERP, patched with PRS, whose enum must be the file ENUM_PY."""
+    """Prove INTERP, patched with PRS, whose enum must be the file ENUM_PY (all but the ledger)."""
     out = out or sys.stdout
     feature = "feature" in prs
     probe = interp.capture(["-s", "-c", PROBE_ENUM], cwd=work_dir)

@@ -120,11 +120,8 @@ def run_live(cmd, cwd=None, env=None, out=None, show=None):
 
 
 def sha256_file(path):
-    digest = hashlib.sha256()
     with open(str(path), "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def short_key(data):
