@@ -1,1 +1,1 @@
-"""The tools that prove the CPython change and test the backport (README.rst's "Tools" says each)."""
+"""The tools that prove the CPython change and test the backport (README.rst's "Tools")."""

@@ -11,10 +11,8 @@ import hashlib
 import importlib.util
 import os
 import runpy
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,32 +26,27 @@ def ready():
 
 
 def tools_python(cache):
-    """The python of the tools' venv under CACHE, made unless made before."""
+    """The python of the tools' venv under CACHE, made unless made before (plumbing.venv).
+
+    Made where it stays, under a lock (fcntl: filelock is not there yet), so
+    that the scripts pip writes name their own interpreter.
+    """
+    import fcntl
+    from tools import plumbing
+
     text = REQUIREMENTS.read_bytes()
     key = hashlib.sha256(text + sys.version.encode() + os.path.realpath(
         sys.executable).encode()).hexdigest()[:12]
     venv = Path(cache) / "venvs" / ("tools-" + key)
-    if not (venv / "tools-ok").is_file():
-        venv.parent.mkdir(parents=True, exist_ok=True)
-        staging = tempfile.mkdtemp(prefix=".%s.partial-" % venv.name, dir=str(venv.parent))
-        try:
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with open(str(venv.parent / (".%s.lock" % venv.name)), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (venv / "tools-ok").is_file():
             print("tools: installing what tools/requirements.txt pins into %s" % venv,
                   file=sys.stderr, flush=True)
-            python = os.path.join(staging, "bin", "python")
-            for argv in ([sys.executable, "-m", "venv", staging],
-                         [python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                          "-r", str(REQUIREMENTS)]):
-                if subprocess.call(argv, stdin=subprocess.DEVNULL) != 0:
-                    raise SystemExit("tools: error: could not make the tools' venv (%s failed)"
-                                     % " ".join(argv[1:4]))
-            Path(staging, "tools-ok").write_text("ok\n")
-            try:
-                os.rename(staging, str(venv))
-            except OSError:  # another run made it meanwhile
-                if not (venv / "tools-ok").is_file():
-                    raise
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            plumbing.venv(venv, sys.executable, ["-r", REQUIREMENTS], marker="tools-ok",
+                          run=lambda argv: subprocess.call([str(a) for a in argv],
+                                                           stdin=subprocess.DEVNULL))
     return venv / "bin" / "python"
 
 

@@ -64,13 +64,10 @@ def say(message, out=None):
 
 
 def main(work, name, argv=None, messages=None):
-    """Run work(argv) as the tool NAME; return its exit status.
+    """Run work(argv) as the tool NAME; return its exit status (128 + N after signal N).
 
-    An Error is one line on stderr and its `code`; a stopping signal stops
-    every process group the run started (and waits for its threads), says
-    so in one line and returns 128 + its number.  MESSAGES is where `say`
-    writes (default stdout; a tool whose stdout is its answer gives stderr).
-    A signal that was ignored when the run started (nohup) stays ignored.
+    MESSAGES is where `say` writes (default stdout; a tool whose stdout is
+    its answer gives stderr).  A signal ignored at the start (nohup) stays so.
     """
     before = dict(_STATE)
     _STATE.update(name=name, out=messages)
@@ -107,11 +104,9 @@ def main(work, name, argv=None, messages=None):
 def on_signal(signum, frame):
     """The handler `main` gives SIGINT, SIGTERM and SIGHUP.
 
-    What the run started gets SIGTERM at once, whichever signal came (so
-    that threads waiting for it unwind, and a tool below this one is
-    stopped once, by the signal it cleans up after); then Stopped is
-    raised, or, inside `held()`, noted for the next safe point.  A second
-    signal ends the run at once.
+    What the run started gets SIGTERM at once, whichever signal came (so that
+    threads waiting for it unwind); then Stopped is raised, or, inside
+    `held()`, noted for the next safe point.  A second signal ends the run.
     """
     signal.signal(signum, signal.SIG_DFL)
     _STATE["signalled"] = signum
@@ -175,11 +170,10 @@ def join(thread):
 
 
 def wind_down(signum, grace=30):
-    """After SIGNUM stopped the main thread: let the other threads end too.
+    """Whether the other threads ended within GRACE seconds after SIGNUM stopped this one.
 
     Their children are signalled again each second (one caught between fork
-    and exec does not act on a signal).  Returns whether every other thread
-    ended within GRACE seconds.
+    and exec does not act on a signal).
     """
     deadline, next_round = time.monotonic() + grace, 0
     while True:
@@ -197,11 +191,9 @@ def wind_down(signum, grace=30):
 
 
 def popen(cmd, **kwargs):
-    """subprocess.Popen of CMD in a process group of its own, which `stop_started` stops.
-
-    Its own group, so that the compilers of a make whose parent a signal
-    killed are still found, and a Ctrl-C reaches the tool first.
-    """
+    """subprocess.Popen of CMD in a process group of its own, which `stop_started` stops:
+    the compilers of a make whose parent a signal killed are still found, and a
+    Ctrl-C reaches the tool first."""
     proc = subprocess.Popen([str(c) for c in cmd], start_new_session=True, **kwargs)
     _GROUPS[proc.pid] = proc
     return proc
@@ -262,9 +254,8 @@ def stop_group(proc, grace=GRACE):
 def stop_started(grace=GRACE):
     """Stop every process group this run started, and every process below this one.
 
-    SIGTERM first (unless a stopping signal reached them already: a
-    second one would cut a tool's own cleanup short), then SIGKILL to
-    whatever still runs after GRACE seconds.
+    SIGTERM (unless a stopping signal reached them already: a second one would
+    cut a tool's own cleanup short), then SIGKILL to what outlives GRACE.
     """
     import psutil
 
@@ -304,11 +295,8 @@ def _members(groups):
 
 
 def cache_dir(explicit=None):
-    """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value.
-
-    Made if missing, and tried with a file written and removed: a cache
-    this run cannot write into is an Error in one line before any work.
-    """
+    """--cache, else $ENUM_FROM_VALUE_CACHE, else ~/.cache/enum-from-value: made, and
+    tried with a file written and removed (one it cannot write into is an Error)."""
     chosen = explicit or os.environ.get("ENUM_FROM_VALUE_CACHE")
     named = ("--cache %s" % explicit if explicit else
              "ENUM_FROM_VALUE_CACHE=%s" % chosen if chosen else "the cache")
@@ -382,10 +370,8 @@ def _shortened(argv, most=300):
 def locked(path, tell=None):
     """Hold an exclusive lock on the file PATH for the with block; yields its descriptor.
 
-    A free lock is taken in silence; a held one gets a line (through TELL,
-    default `say`) naming the holder, and once taken one saying how long
-    the wait was.  Two runs that want the same build, venv or tree wait for
-    each other instead of deleting each other's half-made work.
+    A held lock gets a line (through TELL, default `say`) naming the holder,
+    and once taken one saying how long the wait was.
     """
     import filelock
 
@@ -418,9 +404,8 @@ def locked(path, tell=None):
 def complete(path):
     """Make the directory PATH whole or not at all: yields a directory beside it to fill.
 
-    On success the filled directory is renamed to PATH (an old PATH goes
-    first); on any failure, a full disk or a signal among them, it is
-    removed, so nothing half-made ever has PATH's name.
+    Renamed to PATH on success (an old PATH goes first), removed on any
+    failure (a full disk, a signal): nothing half-made ever has PATH's name.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -435,12 +420,10 @@ def complete(path):
 
 
 def venv(path, python, packages, run=None, marker="venv-ok"):
-    """A venv of PYTHON at PATH with PACKAGES, made unless made whole before.
+    """A venv of PYTHON at PATH with PACKAGES, made unless made whole before (MARKER, last).
 
     RUN(argv) -> exit status runs a command (default `call`; a venv inside
-    the Debian root passes its own).  MARKER is written last: a venv a
-    full disk or a signal cut short is removed, and made again next time.
-    Call it with the venv's lock held.
+    the Debian root passes its own).  Call it with the venv's lock held.
     """
     path, run = Path(path), run or call
     if (path / marker).is_file():
@@ -451,7 +434,7 @@ def venv(path, python, packages, run=None, marker="venv-ok"):
         if run([python, "-m", "venv", path]) != 0 or run(
                 [path / "bin" / "python", "-m", "pip", "install", "-q",
                  "--disable-pip-version-check"] + list(packages)) != 0:
-            raise Error("could not make the venv %s with %s" % (path, ", ".join(packages)))
+            raise Error("could not make the venv %s with %s" % (path, " ".join(map(str, packages))))
         (path / marker).write_text("ok\n")
     except BaseException:
         shutil.rmtree(str(path), ignore_errors=True)
