@@ -378,17 +378,14 @@ def main(argv=None):
     make.add_argument('--refresh', action='store_true', help='make it afresh')
     sub.add_parser('versions', parents=[making],
                    help='the interpreters the root serves, exactly')
-    running = sub.add_parser('run', parents=[making], help='run a command inside the root')
-    running.add_argument('--bind', action='append', default=[], metavar='HOST[:INSIDE]')
-    running.add_argument('--env', action='append', default=[], metavar='NAME=VALUE')
-    running.add_argument('--cwd')
-    running.add_argument('argv', nargs=argparse.REMAINDER)
-    enter = sub.add_parser('_enter')
-    enter.add_argument('root')
-    enter.add_argument('--bind', action='append', default=[])
-    enter.add_argument('--env', action='append', default=[])
-    enter.add_argument('--cwd')
-    enter.add_argument('argv', nargs=argparse.REMAINDER)
+    inside = argparse.ArgumentParser(add_help=False)  # what `run` and `_enter` take
+    inside.add_argument('--bind', action='append', default=[], metavar='HOST[:INSIDE]')
+    inside.add_argument('--env', action='append', default=[], metavar='NAME=VALUE')
+    inside.add_argument('--cwd')
+    sub.add_parser('run', parents=[making, inside], help='run a command inside the root')
+    sub.add_parser('_enter', parents=[inside]).add_argument('root')
+    for name in ('run', '_enter'):
+        sub.choices[name].add_argument('argv', nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     if args.command == '_enter':
         args.argv = args.argv[1:] if args.argv[:1] == ['--'] else args.argv

@@ -119,13 +119,9 @@ def merge(ours, base, theirs, labels):
 def merge_change(theirs, base, items, newer_diffs, labels):
     """THEIRS (a newer base's file) with the diffs ITEMS merged in: (bytes, conflicts, how).
 
-    First one 3-way merge whose base is BASE, the 3.13.5 file ITEMS are
-    made against.  Where that conflicts and NEWER_DIFFS ({(path, PR): diff},
-    change.variants) holds a PR's diff written against a newer base's file,
-    the PRs are carried one at a time instead, in order: that diff applied
-    to the file as it then is (its context must match), each other PR by a
-    3-way merge of its own.  HOW says which way it went; the conflicts are
-    the first way's, if the second fails too.
+    One 3-way merge on BASE, the 3.13.5 file; where it conflicts and
+    NEWER_DIFFS (change.variants) holds a PR's diff against a newer base, the
+    PRs one at a time: that diff where its context matches, the others 3-way.
     """
     merged, conflicts = merge(theirs, base, patched(base, items), labels)
     chosen = [newer_diffs.get((item.path, item.pr)) for item in items]
@@ -150,10 +146,7 @@ def merge_change(theirs, base, items, newer_diffs, labels):
 
 
 def carry(files, target, source, dest, out=None):
-    """Merge the Lib diffs onto TARGET's files (a newer base); write them under DEST.
-
-    SOURCE is the 3.13.5 base.  Returns {CPython path: merged file}.
-    """
+    """Merge the Lib diffs onto TARGET's files (a newer base) under DEST: {path: file}."""
     lib = [f for f in files if f.is_lib]
     diffs = change.diffs_by_path(lib)
     newer_diffs = change.variants(lib)
@@ -207,13 +200,11 @@ def _three_way_bases(tree, source, paths):
 
 def apply_change(tree, files, source, issues=None, exact_only=False, out=None,
                  author_name=None):
-    """Apply FILES (the change: the files of a prefix of the PRs) to TREE.
+    """Apply FILES (a prefix of the PRs) to TREE; return one line per file done.
 
-    Returns what was done, one line per file.  EXACT_ONLY refuses the 3-way
-    fallback (for 3.13.5 itself).  SOURCE is the 3.13.5 base, read for
-    3-way merges.  ISSUES ({PR: gh issue number}) renames each NEWS entry.
-    AUTHOR_NAME fills the whatsnew entry's credit, ``{author_name}``, which
-    is otherwise left as it is (the proof builds have no author).
+    EXACT_ONLY refuses the 3-way fallback (SOURCE, the 3.13.5 base, gives its
+    base).  ISSUES ({PR: gh issue number}) renames each NEWS entry;
+    AUTHOR_NAME fills the whatsnew entry's ``{author_name}`` if given.
     """
     tree = Path(tree).resolve()
     if not tree.is_dir():

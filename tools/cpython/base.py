@@ -200,10 +200,8 @@ class DebianBase:
 
     @contextlib.contextmanager
     def interpreter(self, overlay=None, debug=False, binds=None):
-        """An Interpreter with OVERLAY ({CPython path: host file}) bound over the root's.
-
-        A private run directory is made for the with block and removed after it.
-        """
+        """An Interpreter with OVERLAY ({CPython path: host file}) bound over the root's,
+        and a private run directory for the with block."""
         python = self.debug_python if debug else self.python
         if python is None:
             raise ToolError("the root has no debug build of %s" % self.name)
@@ -254,10 +252,7 @@ def debian_names():
 
 
 def check_names(source, bases=None, lib_base=None):
-    """ToolError for a --base or --lib-base that names no base, before any work.
-
-    Said at once, not after the minutes that making the Debian root takes.
-    """
+    """ToolError for a --base or --lib-base that names no base, before the root is made."""
     every = [source.version, source.version + "t"] + debian_names()
     unknown = sorted(set(bases or ()) - set(every))
     if unknown:

@@ -71,11 +71,8 @@ def _finished_python(root, freethreaded):
 
 @contextlib.contextmanager
 def logs_only_if_cut_short(root):
-    """A build that fails (a full disk among the causes) or is stopped keeps its logs only.
-
-    Its tree and prefix (most of a gigabyte) go at once, so that a disk it
-    filled is not left full; the next run starts the build afresh.
-    """
+    """A build that fails (a full disk among the causes) or is stopped keeps its logs only:
+    its tree and prefix (most of a gigabyte) go at once, not to leave a disk full."""
     try:
         yield
     except BaseException:
@@ -129,10 +126,8 @@ def stock(source, jobs=2, freethreaded=False):
 
 
 def patched(source, repo, jobs=2, prs=change.ALL, freethreaded=False):
-    """3.13.5 patched with PRS (a prefix of change.PRS), made from the stock build unless it exists.
-
-    FREETHREADED: the same, from the free-threaded stock build.
-    """
+    """3.13.5 patched with PRS (a prefix of change.PRS), made from the stock build (the
+    free-threaded one if FREETHREADED) unless it exists."""
     t = freethreaded
     what = change.label(prs) + (", free-threaded" if t else "")
     stock_python = stock(source, jobs, t)
@@ -172,11 +167,8 @@ def patched(source, repo, jobs=2, prs=change.ALL, freethreaded=False):
 
 
 def check_patched(root, stock_root, prs=change.ALL, freethreaded=False):
-    """The patched build runs the patched files, from its own prefix only.
-
-    from_value is there exactly when the feature is; a free-threaded build
-    runs with the GIL off.
-    """
+    """The patched build runs the patched files from its own prefix only, with from_value
+    exactly when the feature is there (and the GIL off if free-threaded)."""
     python, prefix = _finished_python(root, freethreaded), root / "prefix"
     if freethreaded:
         check_gil_off(python)
@@ -204,11 +196,8 @@ def check_patched(root, stock_root, prs=change.ALL, freethreaded=False):
 
 
 def prune(cache, keep=KEEP_PATCHED):
-    """Delete all but the KEEP newest patched builds, with their docs and venvs.
-
-    Every edit of the diffs makes a new patched build (about 1 GB with its
-    html and venvs); old ones are never reused once the diffs have moved on.
-    """
+    """Delete all but the KEEP newest patched builds (about 1 GB each, with their docs and
+    venvs): every edit of the diffs makes new ones."""
     builds = [p for p in (Path(cache) / "builds").glob("patched-*")
               if (p / "build-ok").is_file()]
     builds.sort(key=lambda p: (p / "build-ok").stat().st_mtime, reverse=True)

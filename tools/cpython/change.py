@@ -80,11 +80,8 @@ def _classify(rel):
 
 
 def collect(repo, prs=ALL):
-    """The Files of the PRs PRS under REPO's Lib/, Doc/ and Misc/.
-
-    Sorted by path, a path's diffs in the order they apply.  A file that
-    fits no PR's naming is an error.
-    """
+    """The Files of the PRs PRS under REPO's Lib/, Doc/ and Misc/, by path, then in the
+    order they apply; a file that fits no PR's naming is an error."""
     repo = Path(repo)
     unknown = set(prs) - set(PRS)
     if unknown or not prs or tuple(prs) != PRS[:len(prs)]:
@@ -176,10 +173,8 @@ def snapshot(repo, dest):
 def whatsnew_blocks(item):
     """The blocks of lines the whatsnew diff adds, without blank lines around them.
 
-    The diff must add one or two runs of lines, one per hunk, and remove
-    none: it says what to add, not where (whatsnew.place decides that).
-    The first run is the entry for "Improved modules", the second, if
-    any, the note for "Porting to Python X.Y".
+    One or two hunks, each adding one run and removing none (the entry, then
+    the porting note): it says what to add, not where (whatsnew.place).
     """
     stat = _numstat(item).split()
     lines = item.source.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -42,19 +42,15 @@ def venv(python, tree, cache):
     key = short_key({"pin": pin, "requirements": sha256_file(doc / "requirements.txt")})
     path = Path(cache) / "venvs" / ("docs-%s-%s" % (build, key))
     with locked(path.parent / (".%s.lock" % path.name)):
-        if (path / "venv-ok").is_file():
-            return path
-        say("creating the docs venv %s" % path)
-        plumbing.venv(path, python, ["-r", doc / "requirements.txt", pin],
-                      lambda argv: run_live(argv, env=clean_env()))
-    return path
+        if not (path / "venv-ok").is_file():
+            say("creating the docs venv %s" % path)
+        return plumbing.venv(path, python, ["-r", doc / "requirements.txt", pin],
+                             lambda argv: run_live(argv, env=clean_env()))
 
 
 def html(venv_dir, tree, out, jobs):
-    """Build TREE's Doc as html into OUT unless done; return the warnings file.
-
-    A build cut short keeps its log and warnings only.
-    """
+    """Build TREE's Doc as html into OUT unless done (one cut short keeps its log and
+    warnings only); return the warnings file."""
     warnings, stamp = out / "html-warnings.txt", out / "html-ok"
     with locked(out.parent / (".%s.lock" % out.name)):
         if stamp.is_file():
@@ -83,11 +79,8 @@ def html(venv_dir, tree, out, jobs):
 
 
 def normalised_warnings(text, doc_dir):
-    """Sphinx warnings as a Counter of 'relative/path: LEVEL: message'.
-
-    Paths are made relative to the Doc directory and line numbers dropped, so
-    warnings of two trees compare equal when only their positions moved.
-    """
+    """Sphinx warnings as a Counter of 'relative/path: LEVEL: message', without line
+    numbers: warnings of two trees compare equal when only their positions moved."""
     counts = collections.Counter()
     prefix = str(doc_dir).rstrip("/") + "/"
     for line in text.splitlines():
@@ -149,11 +142,8 @@ def news_problems(venv_dir, tree, files):
 
 
 class Html:
-    """The stock and the patched html builds, side by side, in the background.
-
-    `all` starts them as soon as both builds exist, so that they run while
-    the test stage does; `wait` gives {kind: (venv, tree, out, warnings file)}.
-    """
+    """The stock and the patched html builds, side by side, in the background (beside
+    the test stage); `wait` gives {kind: (venv, tree, out, warnings file)}."""
 
     def __init__(self, stock_python, patched_python, cache, jobs=2):
         self.results = {}

@@ -26,10 +26,8 @@ DEB_SUITE = "trixie"  # the Debian release whose python3.13 is 3.13.5
 def tarball(cache, local=None, apt_source=False):
     """Put the 3.13.5 tarball into the cache unless it is there; return its path.
 
-    A cached file whose sha256 is not the release's (a download or copy cut
-    short) is fetched again when --tarball or --apt-source says from where;
-    else the error names it and says what to do.  Two fetches at once take
-    turns (the second finds the first one's file).
+    A cached file whose sha256 is wrong (cut short) is fetched again when
+    --tarball or --apt-source says from where, else named in the error.
     """
     source = SourceBase(cache)
     dest = source.tarball
@@ -141,10 +139,8 @@ def apt_entries(apt_dir):
 
 
 def ensure_deb_src(apt_dir=APT_DIR):
-    """Add a deb-src entry for trixie from the machine's own mirror unless one exists.
-
-    Returns the file written, or None when an entry was there.
-    """
+    """Add a deb-src entry for trixie from the machine's own mirror unless one exists
+    (then None); return the file written."""
     entries = apt_entries(apt_dir)
     if any("deb-src" in types and DEB_SUITE in suites for types, _, suites, _ in entries):
         return None

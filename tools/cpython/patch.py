@@ -92,12 +92,7 @@ def author_parts(author, proof_only=False):
 
 
 def fields(issues, author, ledger, results_rst, files, proof_only=False):
-    """The fields texts/ may use (texts.FIELDS), filled.
-
-    ISSUES is {PR: gh issue number}; FILES the change's files, whose
-    whatsnew carriers give each PR's entry.  PROOF_ONLY takes AUTHOR as it
-    is (the `all` run's stand-in).
-    """
+    """The fields texts/ may use (texts.FIELDS), filled; PROOF_ONLY takes AUTHOR as it is."""
     name, email = author_parts(author, proof_only)
     found = {"author": "%s <%s>" % (name, email), "author_name": name,
              "author_email": email,
@@ -115,13 +110,8 @@ def fields(issues, author, ledger, results_rst, files, proof_only=False):
 
 
 def extra_patches(series_dir, issues, author, cache=None):
-    """typeshed's side of the feature: stdlib/enum.pyi, as [(file name, bytes)].
-
-    A `git am` patch for typeshed's repository (tools/cpython/typeshed.py),
-    written beside the series under a name that does not end in .patch: the
-    series directory holds CPython's 0001 to 0005 and nothing else that
-    would be taken for part of it.
-    """
+    """typeshed's side of the feature, [(file name, bytes)]: its `git am` patch of
+    stdlib/enum.pyi, named so that nothing beside the series ends in .patch."""
     path = typeshed.write_patch(Path(series_dir) / TYPESHED_PATCH, issues["feature"],
                                 author, cache=cache)
     return [(TYPESHED_PATCH, path.read_bytes())]
@@ -129,14 +119,12 @@ def extra_patches(series_dir, issues, author, cache=None):
 
 def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
                  newer=(), texts_dir=texts.TEXTS, proof_only=False):
-    """Write 0001 to 0005 (one per PR) and the PRs' texts into OUTPUT.
+    """Write 0001 to 0005 (one per PR) and the PRs' texts into OUTPUT; return the files.
 
-    REPO holds the change files; MERGED is {"fix": {path: file},
-    "fix+unhashable": {...}, ...}, the Lib files of each prefix of
-    change.PRS merged onto LIB_BASE's; NEWER the newer bases whose Lib files
-    the backports (0001 to 0003) must go onto.  ISSUES is {PR: gh issue
-    number}.  PROOF_ONLY skips the checks of real numbers and author (the `all` run's stand-ins): its OUTPUT must be
-    a scratch directory no one pastes from.  Returns the files written.
+    MERGED is {PR set label: {path: file}}, the Lib files of each prefix of
+    change.PRS merged onto LIB_BASE's; NEWER the bases the backports must go
+    onto.  PROOF_ONLY (the `all` run's stand-ins) skips the checks of real
+    numbers and author: its OUTPUT must be a scratch directory.
     """
     if not proof_only:
         check_issues(issues, set(change.standin_issues(change.collect(repo)).values()))
@@ -238,12 +226,10 @@ def _sha256(data):
 
 
 def earlier_output(output):
-    """{name: [sha256, ...]} of the files an earlier run wrote into OUTPUT.
+    """{name: [sha256, ...]} of the files an earlier run wrote into OUTPUT (its MANIFEST).
 
-    OUTPUT may be missing or empty, or hold what an earlier `patch` wrote
-    (its MANIFEST says what) and files it leaves alone; ToolError, before
-    anything is made, for a directory it did not write into, or a file of
-    its own that was changed since.
+    ToolError, before anything is made, for a directory it did not write
+    into, or a file of its own that was changed since.
     """
     if output.exists() and not output.is_dir():
         raise ToolError("%s exists and is not a directory" % output)
@@ -288,11 +274,8 @@ def _write(path, data):
 
 
 def replace_output(output, files):
-    """FILES, [(name, bytes)], into OUTPUT, in place of what an earlier run wrote there.
-
-    Whatever else is there stays as it is; a file of that name which no
-    earlier run wrote is refused (ToolError).  Returns the paths written.
-    """
+    """FILES, [(name, bytes)], into OUTPUT, in place of what an earlier run wrote there;
+    anything else stays, and a file in the way that no earlier run wrote is refused."""
     earlier = earlier_output(output)
     in_the_way = [n for n, _ in files if (output / n).exists() and n not in earlier]
     if in_the_way:

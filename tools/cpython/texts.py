@@ -87,10 +87,7 @@ PR_WORDS = 400
 
 
 def filled_texts(fields, texts=TEXTS, prs=PRS):
-    """{(pr, kind): filled text} for every text of PRS.
-
-    ToolError if a PR description, filled, is longer than PR_WORDS words.
-    """
+    """{(pr, kind): filled text} for every text of PRS; a PR description is PR_WORDS at most."""
     keys = [(pr, kind) for pr in prs for kind in KINDS]
     keys += [PROPOSAL] if PROPOSAL[0] in prs else []
     filled = {(pr, kind): fill(read(pr, kind, texts), fields, "%s.%s" % (pr, kind))
@@ -108,11 +105,8 @@ def filled_texts(fields, texts=TEXTS, prs=PRS):
 
 
 def whatsnew_markdown(carriers, author_name, standin, issue):
-    """The whatsnew blocks of CARRIERS (one PR's) for its PR description, filled.
-
-    Credited to AUTHOR_NAME, with the stand-in gh number STANDIN replaced
-    by ISSUE; "" when the PR has no whatsnew entry.
-    """
+    """The whatsnew blocks of CARRIERS (one PR's) for its PR description ("" if none),
+    credited to AUTHOR_NAME, the stand-in STANDIN replaced by ISSUE."""
     blocks = [b for item in carriers for b in whatsnew_blocks(item)]
     where = ["at the end of the `enum` subsection of \"Improved modules\" (made "
              "between `encodings` and `gzip` where main has none)",

@@ -32,12 +32,8 @@ def positive_int(text):
 
 
 def writable_place(path, option):
-    """PATH (given as OPTION) is, or can be made as, a directory this run can write into.
-
-    Checked before any work: a parent that is a file (``--output
-    /etc/hostname/x``) or a directory that cannot be written would
-    otherwise end the run at its last step, in a traceback.
-    """
+    """PATH (given as OPTION) is, or can be made as, a directory this run can write into:
+    checked before any work, not found at its last step."""
     path = Path(path)
     probe = path
     while not os.path.lexists(str(probe)) and probe != probe.parent:
@@ -66,11 +62,8 @@ def clean_env(**extra):
 
 
 def run(cmd, cwd=None, env=None, check=True, input=None, where=None, needed=None):
-    """Run CMD, capturing its output (text); ToolError on failure when CHECK.
-
-    A failure for want of space is one line naming WHERE (default CWD) and
-    the space NEEDED, whatever else the command printed.
-    """
+    """Run CMD, capturing its output (text); ToolError on failure when CHECK, one line
+    naming WHERE (default CWD) and the space NEEDED for a want of space."""
     cmd = [str(c) for c in cmd]
     proc = plumbing.run(cmd, cwd=cwd, env=env, input=input, stdout=subprocess.PIPE,
                         stderr=subprocess.STDOUT, universal_newlines=True,
@@ -85,11 +78,7 @@ def run(cmd, cwd=None, env=None, check=True, input=None, where=None, needed=None
 
 
 def run_logged(cmd, log, cwd=None, env=None, needed=None):
-    """Run CMD with its output in the file LOG; on failure show LOG's tail.
-
-    A failure for want of space is one line (see `run`), naming LOG.  A
-    signal that stops the run stops CMD's children too (make's compilers).
-    """
+    """Run CMD with its output in the file LOG; on failure show LOG's tail (see `run`)."""
     cmd = [str(c) for c in cmd]
     try:
         with open(str(log), "w") as out:
@@ -109,10 +98,7 @@ def run_logged(cmd, log, cwd=None, env=None, needed=None):
 
 
 def run_live(cmd, cwd=None, env=None, out=None, show=None):
-    """Run CMD with its output going to OUT (default: ours); return the exit code.
-
-    SHOW is what to print of the command (default: all of it).
-    """
+    """Run CMD with its output going to OUT (default: ours), shown as SHOW: the exit code."""
     out = out or sys.stdout
     print("$ " + (show or " ".join(str(c) for c in cmd)), file=out, flush=True)
     return plumbing.call(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -139,10 +125,7 @@ def git(*args, cwd=None, env=None, check=True, input=None, binary=False):
 
     No automatic maintenance either: from git 2.47 `commit` and `am` start
     `git maintenance run --auto --detach`, which may still be writing into a
-    scratch repository's .git/objects while that is deleted (rmtree then
-    fails, "Directory not empty").
-
-    BINARY returns the CompletedProcess with stdout as bytes, stderr apart.
+    scratch repository while that is deleted.  BINARY: stdout as bytes.
     """
     env = dict(env or os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
     cmd = ["git", "-c", "core.autocrlf=false", "-c", "commit.gpgsign=false",
@@ -167,11 +150,10 @@ def outside_git(directory):
 
 
 def side_by_side(jobs, out=None):
-    """Run JOBS, a list of (name, function(out)), at once, each in a thread.
+    """Run JOBS, [(name, function(out))], at once, each in a thread writing a file of its own.
 
-    Each job writes to a file of its own; a line says when each one ends,
-    and then every job's output is printed whole, in the order given.
-    ToolError names every job that failed.
+    A line says when each ends; then each one's output is printed whole, in
+    order.  ToolError names every job that failed.
     """
     out = out or sys.stdout
     results = {}
