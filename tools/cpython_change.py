@@ -141,12 +141,9 @@ def cmd_carry(run):
 
 
 def cmd_test(run):
-    """Prove each PR set (ENUMS) on each base; refleaks on 3.15-dbg.
+    """Prove each PR set (ENUMS) on each base, side by side; refleaks on 3.15-dbg.
 
-    Every patched interpreter (four per base) is tested side by side with the
-    others (their suites wait more than they compute: test_socket alone
-    waits a minute), each with regrtest -jN.
-    The free-threaded 3.13.5t is built in its job, beside the others' suites.
+    (The suites wait more than they compute: test_socket alone waits a minute.)
     """
     names, jobs = run.args.base, []
     ledger = texts.load_ledger()
@@ -228,10 +225,7 @@ def start_html(run):
 
 
 def cmd_patch(run):
-    """Write the series DIR/0001 to 0005 (one per PR) and each PR's texts.
-
-    Lib/ against the newest base, the rest against 3.13.5; prints DIR.
-    """
+    """Write the series DIR/0001 to 0005 (one per PR) and each PR's texts; print DIR."""
     args = run.args
     issues = patch.check_issues({pr: getattr(args, "%s_issue" % pr) for pr in change.PRS},
                                 run.standins())
@@ -272,10 +266,7 @@ def make_series(run, issues, author, output, proof_only):
 
 
 def cmd_patch_proof(run):
-    """The series made and checked with stand-in numbers, in a directory then deleted.
-
-    What a contributor pastes comes only from `patch` with real numbers.
-    """
+    """The series made and checked with stand-in numbers, in a directory then deleted."""
     issues = {pr: number for pr, number in change.standin_issues(run.files).items()}
     if set(issues) != set(change.PRS):
         raise ToolError("each PR needs a NEWS entry with a stand-in number (found: %s)"

@@ -201,12 +201,8 @@ def _collapsed(lines):
 
 
 def _why(log, staging):
-    """The lines of debootstrap's logs that say why it failed.
-
-    Its own output minus its progress lines (I: ...), and, from the log it
-    keeps in the target, the lines that read as errors; runs of alike lines
-    (28,899 of "rm: cannot remove ...") shown once, counted.
-    """
+    """The lines of debootstrap's logs that say why it failed: its output but the progress
+    lines, its own log's errors, each run of alike lines once, counted."""
     def read(path):
         try:
             return path.read_text(errors='replace').splitlines()
@@ -240,10 +236,7 @@ def _fresh(root):
 
 
 def ensure(cache=None, refresh=False, mirror_url=None):
-    """Return the root, making it with debootstrap unless a fresh one is cached.
-
-    MIRROR_URL: see `mirror`.
-    """
+    """Return the root, made with debootstrap (from `mirror`) unless a fresh one is cached."""
     root = root_dir(cache)
     with _locked(root.parent / ('.%s.lock' % root.name)) as lock_fd:
         if _fresh(root) and not refresh:

@@ -41,12 +41,8 @@ class AptError(plumbing.Error):
 
 
 def apt_get(args, log=None, wait=None, lock=None, env=None, cwd=None):
-    """Run ``apt-get ARGS``, one at a time, waiting for apt's lock if needed.
-
-    Its output goes to the file LOG (or is kept in memory); on failure the
-    AptError carries the last lines.  WAIT bounds the wait for a lock that
-    something else holds (default `WAIT`); LOCK is our own lock file.
-    """
+    """Run ``apt-get ARGS``, one at a time (our LOCK), waiting up to WAIT s for apt's lock;
+    its output goes to the file LOG, and its last lines into an AptError."""
     wait = WAIT if wait is None else wait
     cmd = ['apt-get'] + [str(a) for a in args]
     env = dict(env or os.environ, DEBIAN_FRONTEND='noninteractive')

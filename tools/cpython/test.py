@@ -186,13 +186,11 @@ def _names(nodes):
 
 
 def selection(tests_dir, prs, pattern="test_behaviour*.py"):
-    """(test ids to run with PRS, which lack the feature; {test id left out: why}).
+    """(module.Class.method ids to run with PRS; {test id left out: why}).
 
-    A test is left out when it, or anything of its module it reaches by
-    name -- its class's other methods and in-module bases, module-level
-    functions and classes, transitively -- names what a PR missing from
-    PRS names (PR_NAMES), enum_backport or backport_only.  Test ids are
-    module.Class.method.
+    A test is left out when it, or what of its module it reaches by name
+    (transitively), names what a PR missing from PRS names (PR_NAMES),
+    enum_backport or backport_only.
     """
     names = set(BACKPORT_NAMES)
     for pr, pr_names in PR_NAMES.items():
@@ -250,11 +248,8 @@ def selection(tests_dir, prs, pattern="test_behaviour*.py"):
 
 def stock_tests(interp, stock_test, base_name, prs, ledger, host_dir, inside_dir=None,
                 out=None):
-    """The interpreter's own test_enum.py (bytes STOCK_TEST) against the patched enum.
-
-    It is written to HOST_DIR (seen as INSIDE_DIR by INTERP); the result is
-    judged by the ledger (texts.judge_stock_run).
-    """
+    """The interpreter's own test_enum.py (bytes STOCK_TEST, written to HOST_DIR, seen as
+    INSIDE_DIR by INTERP) against the patched enum, judged by the ledger."""
     out = out or sys.stdout
     enum = "+".join(prs)
     (Path(host_dir) / "test_enum.py").write_bytes(stock_test)
@@ -285,11 +280,8 @@ def stock_tests(interp, stock_test, base_name, prs, ledger, host_dir, inside_dir
 
 
 def refleaks(base, merged, out=None):
-    """`-m test -R 3:3 test_enum` on BASE's debug build, side by side.
-
-    MERGED is {PR set label: overlay}, one per PR set; the stock files are
-    the control.
-    """
+    """`-m test -R 3:3 test_enum` on BASE's debug build with each overlay of MERGED
+    ({PR set label: overlay}) and, as the control, the stock files, side by side."""
     def one(overlay):
         def job(log):
             with base.interpreter(overlay=overlay, debug=True) as interp:

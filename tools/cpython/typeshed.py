@@ -38,10 +38,7 @@ when one is given.
 
 
 def edit():
-    """backport/enum_backport/_typeshed.py, loaded without the package.
-
-    (Importing enum_backport would patch this process's enum.)
-    """
+    """backport/enum_backport/_typeshed.py, loaded without the package (which patches enum)."""
     spec = importlib.util.spec_from_file_location("enum_backport_typeshed_edit", str(EDIT))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -49,11 +46,7 @@ def edit():
 
 
 def obtain(cache=None, mypy=MYPY):
-    """The typeshed tree of mypy `mypy`'s wheel, unpacked into the cache.
-
-    Unpacked beside its place and renamed there whole, with a stamp written
-    last: a copy a full disk or a signal cut short is never taken for one.
-    """
+    """The typeshed tree of mypy `mypy`'s wheel, unpacked into the cache whole or not at all."""
     root = cache_dir(cache) / "typeshed" / ("mypy-" + mypy)
     tree, stamp = root / "typeshed", root / "typeshed-ok"
     with locked(root.parent / (".%s.lock" % root.name)):
@@ -99,12 +92,10 @@ def _identity(author):
 
 
 def write_patch(output, issue, author, cache=None, mypy=MYPY):
-    """Write typeshed's enum.pyi change to `output` as a `git am` patch.
+    """Write typeshed's enum.pyi change to `output` as a `git am` patch, checked by `git am`.
 
-    `issue` is the CPython issue number the body names; `author` is
-    'Name <email>' or a (name, email) pair.  The patch is checked: `git am`
-    of it onto the copy reproduces the edit.  The caller says where it is
-    (`made`): `patch` writes it in a scratch directory, then moves it.
+    `issue` is the CPython issue the body names; `author` 'Name <email>' or a
+    (name, email) pair.  The caller says where it is (`made`).
     """
     if not isinstance(issue, int) or issue <= 0:
         raise ToolError("the typeshed patch needs the CPython issue number, not %r" % (issue,))
@@ -160,12 +151,8 @@ def _reported(output):
 
 
 def check(python, cache=None, mypy=MYPY, out=None):
-    """stubtest on enum against `python`, the stub as it is and as edited.
-
-    Pass when the copy as it is misses EnumMeta.from_value and from_name,
-    and the edited one (gated at `python`'s version) reports nothing about
-    them and nothing else new; else raise ToolError.
-    """
+    """stubtest on enum against `python`, the stub as it is (it must miss the methods) and
+    as edited at `python`'s version (nothing about them, nothing new); else ToolError."""
     venv_python = stubtest_venv(python, cache, mypy)
     version = run([venv_python, "-c", "import sys; print(sys.version_info[:2])"]).stdout
     gate = tuple(int(part) for part in re.findall(r"\d+", version))

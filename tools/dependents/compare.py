@@ -64,14 +64,11 @@ def entry_applies(entry, project, interpreter):
 
 
 def judge(found, allowed, project, interpreter):
-    """Split the differences of one project on one interpreter.
+    """Split the differences of one project on one interpreter: (allowed, unexpected, stale).
 
-    Returns (allowed, unexpected, stale): the differences an allow-list
-    entry names (as (difference, entry) pairs), those none names, and the
-    entries for this project and interpreter whose difference did not occur
-    (the allow-list must not outlive the difference it excuses).  An entry
-    matches a difference only with the same test id and the same two
-    outcomes.
+    The (difference, entry) pairs an entry names (same test id, same two
+    outcomes), the differences none names, and the entries for this project
+    and interpreter whose difference did not occur.
     """
     entries = [e for e in allowed if entry_applies(e, project, interpreter)]
     used = set()

@@ -137,12 +137,8 @@ def backport_state(record):
 
 
 def check_effect(records, runner, with_backport):
-    """(ok, one-line account) of whether the backport was where it should be.
-
-    The run with the backport must show it active in the test process and
-    in every other process that recorded; the run without must show it in
-    none.
-    """
+    """(ok, one-line account) of whether the backport was where it should be: in every
+    process that recorded in the run with it, in none in the run without."""
     wanted = 'active' if with_backport else 'absent'
     tests = [r for r in records if is_test_process(r, runner)]
     others = [r for r in records if not is_test_process(r, runner)]
