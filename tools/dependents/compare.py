@@ -6,6 +6,8 @@ with the outcomes of `OUTCOMES`; a test found in one run only has the
 outcome ``'absent'`` in the other.
 """
 
+import collections
+
 OUTCOMES = ('passed', 'failed', 'error', 'skipped', 'xfailed', 'absent')
 BAD = ('failed', 'error')
 
@@ -23,12 +25,17 @@ def rewrite_ids(outcomes, rewrites):
             if new != test:
                 used[pattern.pattern] += 1
                 test = new
-        key, number = test, 1
-        while key in rewritten:
-            number += 1
-            key = '%s#%d' % (test, number)
-        rewritten[key] = outcome
+        rewritten[numbered(test, rewritten)] = outcome
     return rewritten, used
+
+
+def numbered(test, taken):
+    """TEST, or the first of TEST#2, TEST#3 ... that TAKEN lacks."""
+    key, number = test, 1
+    while key in taken:
+        number += 1
+        key = '%s#%d' % (test, number)
+    return key
 
 
 def differences(without, with_):
@@ -51,10 +58,7 @@ def failing_in_both(without, with_):
 
 def counts(outcomes):
     """{outcome: number of tests} for the outcomes that occur."""
-    totals = {}
-    for outcome in outcomes.values():
-        totals[outcome] = totals.get(outcome, 0) + 1
-    return totals
+    return dict(collections.Counter(outcomes.values()))
 
 
 def entry_applies(entry, project, interpreter):

@@ -15,6 +15,8 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from ..plumbing import Error
+from .compare import numbered
+from .report import plural
 
 
 class ResultsError(Error):
@@ -43,11 +45,7 @@ def junit_outcomes(path):
         # The same id twice (a test that fails and then errors in teardown is
         # written once with both; distinct tests can share an id only through
         # odd parametrisation): keep each, numbered in file order.
-        key, number = test, 1
-        while key in outcomes:
-            number += 1
-            key = '%s#%d' % (test, number)
-        outcomes[key] = outcome
+        outcomes[numbered(test, outcomes)] = outcome
     return outcomes
 
 
@@ -159,7 +157,3 @@ def check_effect(records, runner, with_backport):
                 r.get('pid'), os.path.basename((r.get('argv') or ['?'])[0]) or '?',
                 backport_state(r)) for r in wrong[:3]))
     return True, account
-
-
-def plural(number, one, many):
-    return '%d %s' % (number, one if number == 1 else many)
