@@ -35,14 +35,22 @@ def _headings(lines):
     return found
 
 
-def _split(text, block, what):
-    """TEXT's lines, BLOCK's lines and TEXT's headings; refuses a TEXT holding BLOCK."""
+def _section(text, block, what, title, title_re):
+    """(TEXT's lines, BLOCK's lines, start, end, subsections) of TEXT's first section whose
+    title matches TITLE_RE; refuses a TEXT holding BLOCK, or one without that section."""
     if block in text:
-        raise ToolError("already holds the whatsnew %s" % what)
+        raise ToolError("already holds the %s" % what)
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    return lines, block.splitlines(keepends=True), _headings(lines)
+    heads = _headings(lines)
+    sections = [h for h in heads if h[2] == "=" and re.match(title_re, h[1], re.I)]
+    if not sections:
+        raise ToolError('no "%s" section to put the %s in' % (title, what))
+    start = sections[0][0]
+    end = next((h[0] for h in heads if h[0] > start and h[2] == "="), len(lines))
+    return (lines, block.splitlines(keepends=True), start, end,
+            [h for h in heads if start < h[0] < end and h[2] == "-"])
 
 
 def _after_text(lines, limit, floor):
@@ -62,14 +70,8 @@ def place(text, blocks):
 
 def insert_porting(text, block, subsection="Changes in the Python API"):
     """TEXT with BLOCK at the end of SUBSECTION of "Porting to Python X.Y"."""
-    lines, entry, heads = _split(text, block, "porting note")
-    sections = [h for h in heads
-                if h[2] == "=" and h[1].lower().startswith("porting to python ")]
-    if not sections:
-        raise ToolError('no "Porting to Python X.Y" section to put the porting note in')
-    start = sections[0][0]
-    end = next((h[0] for h in heads if h[0] > start and h[2] == "="), len(lines))
-    subsections = [h for h in heads if start < h[0] < end and h[2] == "-"]
+    lines, entry, start, end, subsections = _section(
+        text, block, "whatsnew porting note", "Porting to Python X.Y", "porting to python ")
     mine = [h for h in subsections if h[1].lower() == subsection.lower()]
     if mine:
         limit = next((h[0] for h in subsections if h[0] > mine[0][0]), end)
@@ -85,26 +87,17 @@ def insert_porting(text, block, subsection="Changes in the Python API"):
 
 def insert(text, block, module="enum"):
     """TEXT with BLOCK at the end of MODULE's subsection of "Improved modules"."""
-    lines, entry, heads = _split(text, block, "entry")
-    sections = [h for h in heads if h[2] == "=" and h[1].lower() == "improved modules"]
-    if not sections:
-        raise ToolError('no "Improved modules" section to put the whatsnew entry in')
-    start = sections[0][0]
-    end = next((h[0] for h in heads if h[0] > start and h[2] == "="), len(lines))
-    subsections = [h for h in heads if start < h[0] < end and h[2] == "-"]
-
-    def after_text(limit, floor):
-        return _after_text(lines, limit, floor)
-
+    lines, entry, start, end, subsections = _section(
+        text, block, "whatsnew entry", "Improved modules", "improved modules$")
     mine = [h for h in subsections if h[1] == module]
     heading = [module + "\n", "-" * len(module) + "\n", "\n"]
     if mine:
         limit = next((h[0] for h in subsections if h[0] > mine[0][0]), end)
-        at, new = after_text(limit, mine[0][0] + 2), ["\n"] + entry
+        at, new = _after_text(lines, limit, mine[0][0] + 2), ["\n"] + entry
     else:
         later = [h for h in subsections if h[1].lower() > module]
         if later:
             at, new = later[0][0], heading + entry + ["\n", "\n"]
         else:
-            at, new = after_text(end, start + 2), ["\n", "\n"] + heading + entry
+            at, new = _after_text(lines, end, start + 2), ["\n", "\n"] + heading + entry
     return "".join(lines[:at] + new + lines[at:])
