@@ -1,32 +1,9 @@
 """What a contributor pastes, and the checks of it: the prose in texts/, filled.
 
-texts/ holds, for each PR (change.PRS), the commit message (PR.commit.txt),
-the GitHub issue (PR.issue.md) and the PR description (PR.pr.md), and the
-feature's proposal for discuss.python.org (feature.proposal.md), with
-str.format fields the tool fills; a field left or unknown is an error:
-
-    {PR_issue}                     each PR's gh issue number ({fix_issue}, ...)
-    {PR_whatsnew}                  the PR's whatsnew blocks, each in a Markdown
-                                   code block that says where it goes ("" if none)
-    {author} {author_name} {author_email}   'Name <email>' as given, and its parts
-    {in_benchmark_table}           `in`, stock 3.13.5 against patched, and
-    {everyday_table}               the everyday statements, from benchmarks/results.rst
-    {check_then_construct}         that table's ratio for checking, then
-                                   constructing, a first-seen flag value
-    {stock_test_failures}          a Markdown list of the ledger below
-
-texts/stock-test-failures.json is the ledger of what each interpreter's own
-test_enum.py may fail against the changed enum.py:
-
-    {"failures": [{"test": "TestSpecial.test_contains_er",
-                   "bases": ["3.13.5", "3.14", "3.15"],
-                   "enum": ["fix", "fix+unhashable+missing"],
-                   "reason": "asserts the old `in` ..."}]}
-
-"test" is Class.method, or an fnmatch pattern of such names; "enum" names
-PR sets (change.label).  A failure it does not list for that base and enum
-fails the run, and so does an entry none of whose tests failed there, or
-one that names no test that ran.
+The texts are str.format templates of FIELDS, and texts/stock-test-failures.json
+is the ledger of what each interpreter's own test_enum.py may fail against
+the changed enum.py; docs/cpython-change.rst ("The texts and the ledger")
+says what each field holds and how the ledger is read.
 """
 
 import fnmatch
