@@ -409,14 +409,11 @@ def make_parser():
             p.add_argument("--author", metavar="'NAME <EMAIL>'",
                            help="the contributor credited in the whatsnew entry")
         elif name == "build":
-            p.add_argument("--stock", action="store_true", help="build the stock tree")
-            p.add_argument("--fix", action="store_true", help="build the tree with the fix alone")
-            p.add_argument("--backports", action="store_true",
-                           help="build the tree with the three bug fixes")
-            p.add_argument("--feature", action="store_true",
-                           help="build the tree with the bug fixes and the feature")
-            p.add_argument("--patched", action="store_true",
-                           help="build the tree with all five PRs")
+            for kind, what in (("stock", "no PR (stock)"), ("fix", "the fix alone"),
+                               ("backports", "the three bug fixes"),
+                               ("feature", "the bug fixes and the feature"),
+                               ("patched", "all five PRs")):
+                p.add_argument("--" + kind, action="store_true", help="build the tree with " + what)
             p.add_argument("--freethreaded", action="store_true",
                            help="the free-threaded builds (--disable-gil, python3.13t)")
         elif name == "patch":

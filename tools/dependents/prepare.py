@@ -54,12 +54,14 @@ def _host_run(argv, what, cwd=None):
     done = plumbing.capture(argv, cwd=cwd, env=env)
     if done.returncode != 0:
         raise SetupError('%s failed (exit %d): %s' % (what, done.returncode,
-                                                      _tail(done.stdout)))
+                                                      tail(done.stdout)))
     return done.stdout
 
 
-def _tail(text, lines=6):
-    kept = [line for line in text.strip().splitlines() if not line.startswith('WARNING: Location')]
+def tail(text, lines=6):
+    """TEXT's last LINES lines, on one line (pip's index-location warnings left out)."""
+    kept = [line.strip() for line in text.strip().splitlines()
+            if not line.startswith('WARNING: Location')]
     return ' | '.join(kept[-lines:])
 
 
@@ -143,24 +145,18 @@ def backport_wheel():
         found = sorted(folder.glob('enum_backport-*.whl'))
         if found:
             return found[0]
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix='build-', dir=str(folder.parent)))
-        try:
-            started = time.monotonic()
+        started = time.monotonic()
+        with plumbing.complete(folder) as staging:
             _host_run([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps',
                        '-w', str(staging), str(ROOT)], 'pip wheel of the work tree')
             built = sorted(staging.glob('enum_backport-*.whl'))
             if len(built) != 1:
                 raise SetupError('pip wheel left %s' % [p.name for p in staging.iterdir()])
-            for old in folder.parent.iterdir():
-                if old.is_dir() and old != staging:
-                    shutil.rmtree(str(old), ignore_errors=True)
-            staging.rename(folder)
-            say('built %s from the work tree (%.0f s)'
-                % (built[0].name, time.monotonic() - started))
-            return folder / built[0].name
-        finally:
-            shutil.rmtree(str(staging), ignore_errors=True)
+        for old in folder.parent.iterdir():  # wheels of earlier work trees
+            if old.is_dir() and old != folder:
+                shutil.rmtree(str(old), ignore_errors=True)
+        say('built %s from the work tree (%.0f s)' % (built[0].name, time.monotonic() - started))
+        return folder / built[0].name
 
 
 class Venv:
@@ -173,7 +169,7 @@ def interp_run(interp, argv, what, env=None, cwd=None):
     done = interp.run(argv, cwd=cwd, env=dict(pip_env(), **(env or {})),
                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if done.returncode != 0:
-        raise SetupError('%s failed (exit %d): %s' % (what, done.returncode, _tail(done.stdout)))
+        raise SetupError('%s failed (exit %d): %s' % (what, done.returncode, tail(done.stdout)))
     return done.stdout
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import plumbing
 from . import results
 from .plan import deps_dir
-from .prepare import unpack
+from . import prepare
 
 TIMEOUT = 1200     # seconds for one run of one suite; a hang is a failure
 # Names of the fixed environment both runs of a pair share.
@@ -61,7 +61,7 @@ def run_suite(interp, project, environment, sdist, mode):
     run = Run(mode)
     folder = deps_dir() / 'runs' / interp.name / project['name'] / mode
     try:
-        tree = unpack(sdist, folder / 'src')
+        tree = prepare.unpack(sdist, folder / 'src')
     except Exception as error:   # a broken archive is the run's failure, said plainly
         run.error = 'could not unpack %s: %s' % (sdist.name, error)
         return run
@@ -142,9 +142,8 @@ def _wait(child, deadline):
         time.sleep(0.2)
 
 
-def _tail(path, lines=5):
+def _tail(path):
     try:
-        text = path.read_text(errors='replace').strip().splitlines()
+        return prepare.tail(path.read_text(errors='replace'), 5)
     except OSError:
         return ''
-    return ' | '.join(line.strip() for line in text[-lines:])
