@@ -2,15 +2,12 @@
 """A Debian unstable root: CPython 3.14, 3.15 (and its debug build) and PyPy 3.11.
 
 Debian unstable's interpreters need a newer libc than this machine's, so
-they run in a root of their own, made once with debootstrap and kept in the
-cache (``$ENUM_FROM_VALUE_CACHE/roots/``), made afresh after `MAX_AGE_DAYS`
-(`versions()` says which patch releases it serves).  Whatever needs them
-enters the root through `command()`, which runs a program in a mount
-namespace of its own: /proc, /dev and the directories it is given are
-bind-mounted for that program alone, and vanish with it, so concurrent users
-never see each other's mounts and a killed run leaves nothing mounted.  A
-file can be bound over another the same way (`binds={merged: stdlib file}`):
-a patched enum.py replaces the root's own for one run.
+they run in a root of their own, made with debootstrap, kept in the cache
+(``$ENUM_FROM_VALUE_CACHE/roots/``) and made afresh after `MAX_AGE_DAYS`.
+`command()` runs a program there in a mount namespace of its own: /proc,
+/dev and the paths it is given (a patched enum.py over the root's own, say)
+are bound for that program alone and vanish with it, so concurrent users
+never see each other's mounts and a killed run leaves nothing mounted.
 
     python3 tools/debian_root.py ensure [--mirror URL]   # make the root unless cached
     python3 tools/debian_root.py versions      # exact versions it serves
@@ -119,12 +116,8 @@ def mirror(explicit=None):
 
 
 def _locked(path):
-    """The root's lock (plumbing.locked), yielding its descriptor.
-
-    debootstrap is given it too (see `ensure`): a debootstrap that outlives
-    this process (a SIGKILL) holds the lock while it runs, so a rerun waits
-    for it instead of unmounting its /proc and unpacking over it.
-    """
+    """The root's lock (plumbing.locked), yielding its descriptor, which debootstrap is given
+    too: one that outlives a SIGKILL'd run holds it, and a rerun waits for it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         open(str(path), 'a').close()
@@ -154,11 +147,8 @@ def _mounts_under(tree):
 
 
 def _clear(tree):
-    """Remove TREE, unmounting first whatever a killed debootstrap left mounted in it.
-
-    Nothing is deleted while anything is still mounted there: a /dev bound
-    in would take the host's with it.
-    """
+    """Remove TREE, unmounting first whatever a killed debootstrap left mounted in it
+    (nothing is deleted while anything is mounted there: a bound /dev is the host's)."""
     for _ in range(4):  # a point may hold mounts stacked on each other
         points = _mounts_under(tree)
         if not points:
@@ -290,12 +280,8 @@ def _apt_install(package):
 
 
 def command(root, argv, binds=(), cwd=None, env=None):
-    """The command line that runs `argv` inside `root`.
-
-    `binds` maps host paths to paths inside the root (a directory or a file;
-    a path given alone is bound at the same place); `cwd` is a path inside
-    the root; `env` adds to the small environment the program gets.
-    """
+    """The command line that runs `argv` inside `root`, with `binds` {host path: path inside}
+    (or a path bound at the same place), `cwd` inside, `env` added to a small one."""
     pairs = []
     for item in (binds.items() if isinstance(binds, dict) else binds):
         source, target = (item, item) if isinstance(item, (str, Path)) else item

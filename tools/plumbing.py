@@ -128,11 +128,9 @@ def raise_pending():
 def held():
     """Within: a stopping signal waits for `raise_pending()` or the block's end.
 
-    threading's own code is not safe against an exception from a signal
-    handler (on 3.9 an interrupted Thread.join() marks a running thread as
-    ended, and an interrupted Thread.start() can fail with "release
-    unlocked lock"), so where a tool starts or waits for a thread, the
-    signal is raised at its next safe point.
+    threading is not safe against an exception from a signal handler (an
+    interrupted Thread.join() may mark a running thread as ended, an
+    interrupted Thread.start() fail with "release unlocked lock").
     """
     _STATE["depth"] += 1
     try:
@@ -322,12 +320,8 @@ def cache_dir(explicit=None):
 
 
 def lock_holder(path):
-    """Who holds an flock on the file PATH: 'process N (its command line)'.
-
-    Read from /proc/locks, matched by the file's device and inode; else a
-    process that holds the file open (a child given the lock, as debootstrap
-    is); 'another process' when it cannot be told.
-    """
+    """Who holds an flock on the file PATH: 'process N (its command line)', from /proc/locks,
+    else a process that holds it open (as debootstrap is given it), else 'another process'."""
     import psutil
 
     try:

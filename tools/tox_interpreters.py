@@ -1,19 +1,17 @@
 """Say at the end of a tox run which interpreters it ran on and which it missed.
 
-tox's summary line of an environment whose interpreter is missing does not
-say which Python it was after.  So each environment records itself, when its
-commands start and when they have all passed (tox.ini), and the
-``interpreters`` environment, which runs last, prints one line per
-environment (passed, FAILED, MISSING an interpreter, or NOT RUN) and exits 1
-unless every one passed:
+tox's line for an environment whose interpreter is missing does not say
+which Python it wanted.  So each environment records itself when its
+commands start and when they pass (tox.ini), and the last one,
+``interpreters``, prints a line per environment (passed, FAILED, MISSING an
+interpreter, or NOT RUN) and exits 1 unless every one passed:
 
     python tools/tox_interpreters.py record DIR ENV [--stage passed] [--expect-version X.Y.Z]
     python tools/tox_interpreters.py summary DIR ENV=PYTHON ...
 
-PYTHON (``python3.8``, ``$ENUM_BACKPORT_PY3135``, ``root:python3.15``) only
-says why an environment that left no record did not run.  Only the records of
-this tox run count: those that share its process id, or ENUM_BACKPORT_TOX_RUN
-(noxfile.py names one, so that the host's tox and the root's share a table).
+PYTHON (``python3.8``, ``$ENUM_BACKPORT_PY3135``, ``root:python3.15``) says why
+an environment that left no record did not run.  Only this tox run's records
+count (same parent process, or ENUM_BACKPORT_TOX_RUN, as noxfile.py sets).
 """
 
 import argparse

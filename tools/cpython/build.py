@@ -2,17 +2,14 @@
 
 A patched build starts from a copy of the finished stock build tree: the
 diffs applied exactly, ./configure run again with its own --prefix (same
-flags), and make rebuilds what the Makefile invalidates (the prefix-dependent
-objects and every extension module), keeping the stock core objects; the
-scripts whose #! names the prefix without depending on the Makefile are
-deleted first.  `check_patched` then checks that it runs its own files from
-its own prefix.  A build's directory is named by a hash of its inputs:
+flags), and make rebuilds what the Makefile invalidates, keeping the stock
+core objects (the scripts whose #! names the prefix are deleted first).
+A build's directory is named by a hash of its inputs, and only the newest
+KEEP_PATCHED patched builds stay:
 
     builds/stock-<key>/      src/, prefix/, *.log, build-ok
     builds/patched-<key>/    the same, and change/ (the diffs it was made from)
-
-and with freethreaded=True (--disable-gil, python3.13t) builds/stock-t-<key>/
-and builds/patched-t-<key>/.  Only the newest KEEP_PATCHED patched builds stay.
+    builds/stock-t-<key>/, builds/patched-t-<key>/   free-threaded (--disable-gil)
 """
 
 import contextlib

@@ -1,9 +1,8 @@
 """Obtain the bases: the 3.13.5 tarball into the cache, and Debian's root.
 
-The tarball comes from --tarball (checked by its sha256) or, on Debian,
-from trixie's python3.13 source package (`apt-get source`, after adding a
-deb-src entry for trixie when apt has none).  The root with 3.14 and 3.15
-is tools/debian_root.py's, made once and shared with the other tools.
+The tarball comes from --tarball (checked by its sha256) or, on Debian, from
+trixie's python3.13 source package (`apt-get source`, after adding a deb-src
+entry for trixie when apt has none); the root is tools/debian_root.py's.
 """
 
 import os
@@ -87,11 +86,8 @@ def _fetch(source, local, apt_source):
 
 
 def _copy_in(local, dest):
-    """Copy LOCAL to DEST by way of a file of this run's own beside it, then a rename.
-
-    A copy cut short never has DEST's name, and one that another writer
-    meets (not one of these tools, which take turns) is never shared.
-    """
+    """Copy LOCAL to DEST by way of a file of this run's own beside it, then a rename:
+    a copy cut short never has DEST's name."""
     handle, partial = tempfile.mkstemp(prefix=dest.name + ".", suffix=".partial",
                                        dir=str(dest.parent))
     os.close(handle)

@@ -269,11 +269,8 @@ def _pr_set(label):
 
 
 def check_ledger_named(entries, filled):
-    """Every ledger test must be named in the description of the PR that makes it fail.
-
-    FILLED is {(pr, kind): text}; that PR is the last of the smallest PR
-    set the entry lists.
-    """
+    """Every ledger test must be named in the description of the PR that makes it fail
+    (the last of the smallest PR set it lists); FILLED is {(pr, kind): text}."""
     missing = []
     for e in entries:
         pr = min(e["enum"], key=len).split("+")[-1]

@@ -313,9 +313,8 @@ def freeze(args):
 
 
 def merge_pins(found):
-    """One list of pins from {interpreter: {name: version}}: a pin that is
-    the same on every interpreter is plain, others carry a marker naming
-    the Python versions they are for."""
+    """One list of pins from {interpreter: {name: version}}: plain if the same on every
+    interpreter, else with a marker naming the Python versions it is for."""
     names = sorted({n for pins in found.values() for n in pins}, key=str.lower)
     merged = []
     for name in names:

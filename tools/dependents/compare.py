@@ -1,9 +1,8 @@
 """Hold the two runs of one suite against each other and the allow-list.
 
-Pure functions over plain data, so that tests/test_dependents_tool.py can
-check them on every interpreter: an outcome map is ``{test id: outcome}``
-with the outcomes of `OUTCOMES`; a test found in one run only has the
-outcome ``'absent'`` in the other.
+Pure functions over plain data (tests/test_dependents_tool.py checks them):
+an outcome map is ``{test id: outcome}`` with the outcomes of `OUTCOMES`,
+``'absent'`` for a test found in the other run only.
 """
 
 import collections
@@ -13,10 +12,8 @@ BAD = ('failed', 'error')
 
 
 def rewrite_ids(outcomes, rewrites):
-    """Apply a project's id rewrites (compiled pattern, replacement) to the
-    test ids of one run, keeping their order; ids made equal are numbered
-    (``id``, ``id#2``) in that order.  Returns (outcomes, {pattern: number of
-    ids it rewrote})."""
+    """(outcomes, {pattern: ids it rewrote}): one run's test ids with a project's rewrites
+    ((compiled pattern, replacement)) applied, in order, ids made equal numbered."""
     used = dict((pattern.pattern, 0) for pattern, _ in rewrites)
     rewritten = {}
     for test, outcome in outcomes.items():

@@ -52,11 +52,8 @@ class Unavailable(Exception):
 
 
 class Interpreter:
-    """One interpreter the suites run on, on this machine or in the root.
-
-    `name` is the name the data files use ('3.8'); `version` the exact
-    version found ('3.8.18'); `where` says where it comes from.
-    """
+    """One interpreter the suites run on, on this machine or in the root: `name` as the
+    data files say it ('3.8'), `version` as found ('3.8.18'), `where` it comes from."""
 
     def __init__(self, name, python, where, root=None):
         self.name, self.python, self.where, self.root = name, python, where, root
