@@ -152,7 +152,9 @@ class FromNameTest(unittest.TestCase):
     def test_a_name_whose_comparison_raises(self):
         # Color[name] raises the KeyError of such a name as it raises a
         # miss's, so from_name takes it for a miss, with a default or
-        # without; any other exception comes out, as it does of Color[name].
+        # without, and so is a TypeError from its __hash__ (the name cannot
+        # be hashed); any other exception comes out, as it does of
+        # Color[name], a TypeError from the __eq__ of a name that can.
         class Raising(str):
             def __new__(cls, error, when):
                 return str.__new__(cls, 'GREEN')
@@ -179,6 +181,13 @@ class FromNameTest(unittest.TestCase):
                 for default in ({}, {'default': sentinel}):
                     with self.assertRaises(RuntimeError):
                         Color.from_name(Raising(RuntimeError(when), when), **default)
+        self.assertIs(Color.from_name(Raising(TypeError('hash'), 'hash'), default=sentinel),
+                      sentinel)
+        with self.assertRaises(ValueError):
+            Color.from_name(Raising(TypeError('hash'), 'hash'))
+        for default in ({}, {'default': sentinel}):
+            with self.assertRaisesRegex(TypeError, '^eq$'):
+                Color.from_name(Raising(TypeError('eq'), 'eq'), **default)
 
     def test_memberless(self):
         sentinel = Sentinel('default')
@@ -267,8 +276,8 @@ class GetitemOverrideTest(unittest.TestCase):
         self.assertEqual(str(cm.exception), "'blue' is not a valid Folded member name")
 
     def test_what_the_override_raises(self):
-        # A KeyError or TypeError is a miss, as one of EnumType.__getitem__'s
-        # is; anything else comes out, as from Folded[1] itself.
+        # Anything but a KeyError, or a TypeError for a name that cannot be
+        # hashed, comes out, as from Folded[1] itself.
         sentinel = Sentinel('default')
         with self.assertRaises(AttributeError):
             Folded[1]
@@ -278,14 +287,20 @@ class GetitemOverrideTest(unittest.TestCase):
                     Folded.from_name(1, **default)
 
     def test_errors_of_the_override(self):
+        # Its KeyError is a miss, and its TypeError for a name that cannot
+        # be hashed ([] in RAISES raises it); its TypeError for a name that
+        # can, and any other error, come out.
         sentinel = Sentinel('default')
-        for name in ('KEY', 'TYPE'):
+        for name in ('KEY', []):
             with self.subTest(name=name):
                 self.assertIs(Versions.from_name(name, default=sentinel), sentinel)
                 with self.assertRaises(ValueError):
                     Versions.from_name(name)
-        with self.assertRaises(RuntimeError):
-            Versions.from_name('OTHER', default=sentinel)
+        for name, error in (('TYPE', TypeError), ('OTHER', RuntimeError)):
+            for default in ({}, {'default': sentinel}):
+                with self.subTest(name=name, default=default):
+                    with self.assertRaises(error):
+                        Versions.from_name(name, **default)
 
     def test_a_hit_goes_through_the_override(self):
         # A name the member map has is asked of the metaclass too: from_name

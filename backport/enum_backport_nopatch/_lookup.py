@@ -398,18 +398,29 @@ from_value.__doc__ = """Return the member whose value is `value`, or `default` i
     """
 
 # Without a default a miss raises anyway, so there a hit is the subscript
-# alone, and a miss pays for a caught KeyError besides the ValueError.  A
-# name that cannot be hashed, or whose __eq__ or __hash__ raises TypeError
-# or KeyError, is a miss, with a default or without, as in the CPython
-# change's from_name, which catches both from cls[name].
+# alone, and a miss pays for a caught KeyError besides the ValueError.  As
+# in the CPython change's from_name, a KeyError from the lookup is a miss,
+# and a TypeError is one only for a name that cannot be hashed (one from a
+# hashable name's __eq__ propagates).
+def _unhashable(name):
+    try:
+        hash(name)
+    except TypeError:
+        return True
+    return False
+
+
 if _READS_ARE_HOOKED:    # 3.8 to 3.11
     def from_name(cls, name, /, *, default=NOT_GIVEN):
         member_map = _read(cls, '_member_map_')
         if default is NOT_GIVEN:
             try:
                 return member_map[name]
-            except (TypeError, KeyError):
+            except KeyError:
                 pass
+            except TypeError:
+                if not _unhashable(name):
+                    raise
             raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
         # Here `in` and a subscript cost less than calling get(), which is
         # looked up as a method first (an exact str caches its hash, so it
@@ -419,20 +430,30 @@ if _READS_ARE_HOOKED:    # 3.8 to 3.11
         try:
             if name in member_map:
                 return member_map[name]
-        except (TypeError, KeyError):
+        except KeyError:
             pass
+        except TypeError:
+            if not _unhashable(name):
+                raise
         return default
 else:
     def from_name(cls, name, /, *, default=NOT_GIVEN):
         if default is NOT_GIVEN:
             try:
                 return cls._member_map_[name]
-            except (TypeError, KeyError):
+            except KeyError:
                 pass
+            except TypeError:
+                if not _unhashable(name):
+                    raise
             raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
         try:
             return cls._member_map_.get(name, default)
-        except (TypeError, KeyError):
+        except KeyError:
+            return default
+        except TypeError:
+            if not _unhashable(name):
+                raise
             return default
 
 from_name.__doc__ = """Return the member called `name`, or `default` if there is none.
@@ -446,13 +467,16 @@ from_name.__doc__ = """Return the member called `name`, or `default` if there is
 # (one that folds case, or warns of deprecated names) decides what
 # `cls[name]` is, so for a class of such a metaclass from_name asks it:
 # `_patch` gives the metaclass this version as its own from_name, and the
-# checked functions call it for such a class.  What `cls[name]` raises as a
-# KeyError or a TypeError is a miss, as above; anything else propagates.
+# checked functions call it for such a class.  What `cls[name]` raises is a
+# miss as above, and anything else propagates.
 def from_name_by_subscript(cls, name, /, *, default=NOT_GIVEN):
     try:
         return cls[name]
-    except (TypeError, KeyError):
+    except KeyError:
         pass
+    except TypeError:
+        if not _unhashable(name):
+            raise
     if default is NOT_GIVEN:
         raise ValueError('%r is not a valid %s member name' % (name, cls.__qualname__))
     return default
