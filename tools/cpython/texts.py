@@ -251,7 +251,7 @@ def ledger_markdown(entries):
                 "against every PR set.")
     lines = []
     for e in entries:
-        lines.append("- `%s` (%s; with %s): %s" % (
+        lines.append("- `%s` (%s; with %s merged onto each): %s" % (
             e["test"], ", ".join(e["bases"]),
             " and with ".join(_pr_set(label) for label in e["enum"]), e["reason"].strip()))
     return "\n".join(lines)
