@@ -11,9 +11,9 @@ to, or replaces on, the metaclass itself (``enum.EnumType``, spelled
   left as it is (its dunders and members), so they are not listed there:
   help(enum.EnumType) documents them.
 * ``__contains__``, replaced: before 3.12 it raises TypeError for anything
-  that is not a member; 3.12 raises on unhashable values; 3.13.0 misses a
-  hashable value equal to an unhashable member value; 3.13.1 and later
-  scan a list of values on every miss; up to 3.12.9 and 3.13.2 it misses
+  that is not a member; 3.12 raises on unhashable values; 3.13.0 to 3.13.2
+  miss a hashable value equal to an unhashable member value; 3.13.3 and
+  later scan a list of values on every miss; up to 3.12.9 and 3.13.2 it misses
   flag values whose pseudo-member has not been created, and from 3.12.10
   and 3.13.3 it creates the pseudo-member to answer.
 * ``__init_subclass__``, new: EnumType defines none, and this one runs as

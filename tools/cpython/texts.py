@@ -245,14 +245,15 @@ def judge_stock_run(entries, base_name, enum, ran, failed):
 
 
 def ledger_markdown(entries):
-    """The ledger as a Markdown list for the fix's PR description."""
+    """The ledger as a Markdown list for a PR description: each test with the
+    newest base it fails on."""
     if not entries:
         return ("None: each interpreter's own `test_enum.py` (3.13.5, 3.14, 3.15) passes "
                 "against every PR set.")
     lines = []
-    for e in entries:
-        lines.append("- `%s` (%s; with %s merged onto each): %s" % (
-            e["test"], ", ".join(e["bases"]),
+    for e in entries:   # the newest base only: the PR that fails it goes to main
+        lines.append("- `%s` (%s; with %s): %s" % (
+            e["test"], max(e["bases"], key=lambda b: tuple(map(int, b.split(".")))),
             " and with ".join(_pr_set(label) for label in e["enum"]), e["reason"].strip()))
     return "\n".join(lines)
 
