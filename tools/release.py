@@ -32,6 +32,7 @@ if __name__ == "__main__" and not __package__:
     bootstrap.run("tools.release")
 
 import argparse
+import base64
 import calendar
 import configparser
 import datetime
@@ -54,7 +55,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tools import debian_root, plumbing, release_check
+from tools import debian_root, plumbing, release_check, tox_interpreters
 from tools.plumbing import Error, UsageError, say
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +83,7 @@ try:
     answer['simple'] = {utils.DEFAULT_REPOSITORY: PyPI.simple_url,
                         utils.TEST_REPOSITORY: TestPyPI.simple_url}.get(answer['url'])
     if sys.argv[1] == 'credentials':
-        found.auth.username, found.auth.password
+        answer['auth'] = [found.auth.username, found.auth.password]
 except exceptions.TwineException as error:
     answer['error'] = '%s: %s' % (type(error).__name__, str(error).strip().splitlines()[0])
 print(json.dumps(answer))
@@ -362,9 +363,10 @@ def target(python, repository, credentials):
             raise Error('twine could not be asked about -r %s: %s'
                         % (repository, done.stdout[-300:]))
         if 'error' in answer:
-            raise Refused('-r %s: twine says %s (it looks in TWINE_USERNAME and TWINE_PASSWORD, '
-                          '~/.pypirc, a keyring, and uses Trusted Publishing in CI)'
-                          % (repository, answer['error']))
+            raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
+                'name pypi, testpypi or a section of ~/.pypirc' if question == 'url' else
+                'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
+                'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
         if not is_local(answer['url']) and not declares_urls(read(ROOT / 'pyproject.toml')):
             raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
                           "Project-URLs, so the index's page would link nowhere: add "
@@ -376,11 +378,23 @@ def target(python, repository, credentials):
     return answer
 
 
-def listing(simple, version):
-    """{file name: sha256} of VERSION on the index; Refused when it does not answer."""
+def with_auth(url, auth):
+    """URL with AUTH (user, password) in it, for pip."""
+    if not auth:
+        return url
+    parts = urllib.parse.urlsplit(url)
+    user, password = (urllib.parse.quote(part, safe='') for part in auth)
+    return parts._replace(netloc='%s:%s@%s' % (user, password, parts.netloc)).geturl()
+
+
+def listing(simple, version, auth=None):
+    """{file name: sha256} of VERSION on the index, read with AUTH; Refused if it won't answer."""
     url = simple.rstrip('/') + '/%s/' % PROJECT
     ask = urllib.request.Request(url, headers={
         'Accept': 'application/vnd.pypi.simple.v1+json, text/html;q=0.1'})
+    if auth:
+        ask.add_header('Authorization', 'Basic ' + base64.b64encode(
+            ('%s:%s' % tuple(auth)).encode()).decode())
     try:
         with urllib.request.urlopen(ask, timeout=15) as answer:
             body = answer.read().decode('utf-8', 'replace')
@@ -388,6 +402,10 @@ def listing(simple, version):
     except urllib.error.HTTPError as error:
         if error.code == 404:
             return {}
+        if error.code in (401, 403):
+            raise Refused('the index at %s answered %d (it is read with a password): give '
+                          'credentials it takes where twine finds them (TWINE_USERNAME and '
+                          'TWINE_PASSWORD, ~/.pypirc), then run again' % (simple, error.code))
         raise Refused('the index answered %s for %s: check -r' % (error.code, url))
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, 'reason', error)
@@ -455,29 +473,34 @@ def save_record(version, commit, hashes):
 # Installing: from a throwaway index, from the real one -----------------------
 
 def interpreters(pythons=None):
-    """(name, 'host' or 'root', path or None, why missing): PYTHONS, or tox.ini's [stdlib] envs."""
-    config = configparser.ConfigParser(interpolation=None)
-    config.read(str(ROOT / 'tox.ini'))
-    found = []
-    for env, spec in ([(p, p) for p in pythons] if pythons else
-                      [item.split('=', 1) for item in config.get('stdlib', 'envs').split()]):
-        if spec.startswith('root:'):
-            path = debian_root.INTERPRETERS.get(spec[5:])
-            found.append((env, 'root', path, None if path else '%s: not in the root' % spec))
+    """(env, 'host' or 'root', path) of PYTHONS, else tox.ini's [stdlib]; Refused unless all run."""
+    found, bad = [], []
+    for env, spec in ([(p, p) for p in pythons] if pythons
+                      else tox_interpreters.stdlib_envs(ROOT / 'tox.ini')):
+        state, why = tox_interpreters.why_not_run(spec)
+        if state == 'MISSING':
+            bad.append('%s (%s)' % (env, why))
+        elif spec.startswith('root:'):
+            name = spec[len('root:'):]
+            found.append((env, 'root', debian_root.INTERPRETERS.get(name, '/usr/bin/' + name)))
         else:
-            name = os.environ.get(spec[1:]) if spec.startswith('$') else spec
-            path = shutil.which(name) if name else None
-            found.append((env, 'host', path, None if path else '%s is not set' % spec[1:]
-                          if not name else '%s: not found' % name))
+            name = os.environ[spec[1:]] if spec.startswith('$') else spec
+            found.append((env, 'host', shutil.which(name)))
+    shim = r' \((a pyenv shim: [^)]*)\)'  # said once, not for each
+    listed = ', '.join(bad)
+    if bad:
+        raise Refused('cannot install on %s: make each run as docs/release.rst shows%s, or '
+                      'name others with --python' % (re.sub(shim, '', listed), ''.join(
+                          '; ' + hint for hint in re.findall(shim, listed)[:1])))
     return found
 
 
 INSTALL = r'''
 set -u
-python="$1" dir="$2" index="$3" version="$4" describe="$5"
+python="$1" dir="$2" version="$3" describe="$4"  # the index: PIP_INDEX_URL
 "$python" -m venv "$dir/venv" > "$dir/venv.log" 2>&1 || { cat "$dir/venv.log"; exit 1; }
 venv="$dir/venv/bin/python"
-"$venv" -m pip install --disable-pip-version-check --no-cache-dir --index-url "$index" \
+"$venv" -m pip install --disable-pip-version-check --no-cache-dir \
     "enum-backport==$version" > "$dir/pip.log" 2>&1 || { cat "$dir/pip.log"; exit 1; }
 echo "file: $(sed -n 's/^ *Downloading //p' "$dir/pip.log" | sed 's/ (.*//; s,.*/,,')"
 echo "python: $("$venv" -c "$describe")"
@@ -491,25 +514,24 @@ echo "report: $(head -1 report.log | sed 's/^[^:]*: enum_backport //; s/:$//')"
 '''
 
 
-def install_one(entry, simple, version, page, root):
-    """Install from SIMPLE with the interpreter ENTRY; (ok, lines)."""
-    env_name, where, path, why = entry
-    if why:
-        return False, ['MISSING: ' + why]
+def install_one(entry, simple, version, page, root, auth=None):
+    """Install from SIMPLE (read with AUTH) with the interpreter ENTRY; (ok, lines)."""
+    env_name, where, path = entry
     scratch = tempfile.mkdtemp(prefix='enum-backport-install-')
     try:
         Path(scratch, 'README.rst').write_text(page, encoding='utf-8')
-        argv = ['sh', '-c', INSTALL, 'sh', path, scratch, simple, version, DESCRIBE]
+        argv = ['sh', '-c', INSTALL, 'sh', path, scratch, version, DESCRIBE]
+        pip = {'PIP_CONFIG_FILE': os.devnull, 'PIP_INDEX_URL': with_auth(simple, auth)}
         if where == 'root':
             if isinstance(root, Exception):
                 return False, ['MISSING: no Debian root: %s' % root]
             done = debian_root.run(root, argv, binds=[scratch],
-                                   env={'PIP_CONFIG_FILE': os.devnull},
+                                   env=pip,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    universal_newlines=True)
         else:  # from that index alone: no pip configuration, variable or file
             env = {k: v for k, v in os.environ.items() if not k.startswith('PIP_')}
-            done = plumbing.capture(argv, env=dict(env, PIP_CONFIG_FILE=os.devnull))
+            done = plumbing.capture(argv, env=dict(env, **pip))
         lines = done.stdout.strip().splitlines()
         told = dict(line.split(': ', 1) for line in lines if ': ' in line)
         if done.returncode:
@@ -522,10 +544,10 @@ def install_one(entry, simple, version, page, root):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def install_everywhere(simple, version, page, entries):
-    """Install from SIMPLE on every interpreter of ENTRIES; Error unless all passed."""
+def install_everywhere(simple, version, page, entries, auth=None):
+    """Install from SIMPLE (read with AUTH) on every interpreter of ENTRIES; Error unless all pass."""
     root = None
-    if any(where == 'root' and not why for _, where, _, why in entries):
+    if any(where == 'root' for _, where, _ in entries):
         try:
             root = debian_root.ensure()
         except debian_root.RootError as error:
@@ -535,7 +557,7 @@ def install_everywhere(simple, version, page, entries):
     results = [None] * len(entries)
 
     def work(index):
-        results[index] = install_one(entries[index], simple, version, page, root)
+        results[index] = install_one(entries[index], simple, version, page, root, auth)
 
     for start in range(0, len(entries), 2):  # two at a time (two cores)
         threads = [plumbing.Thread(target=work, args=(i,))
@@ -545,7 +567,7 @@ def install_everywhere(simple, version, page, entries):
         for thread in threads:
             plumbing.join(thread)
     bad = []
-    for (env_name, _, _, _), (ok, lines) in zip(entries, results):
+    for (env_name, _, _), (ok, lines) in zip(entries, results):
         told = dict(line.split(': ', 1) for line in lines if ': ' in line)
         if ok:
             print('  %-8s %-26s %s %s: %s examples of the page passed; %s' % (
@@ -614,28 +636,40 @@ def free_port():
         return s.getsockname()[1]
 
 
-def verify(tools, files, version, pythons, scratch):
+def verify(tools, files, version, entries, scratch):
     """Install FILES from a throwaway pypiserver on every interpreter; Error unless all passed."""
     with Server(scratch) as server:
         say('a throwaway pypiserver on %s (files in %s)' % (server.url, server.packages))
         server.upload(tools, files)
         if listing(server.url + 'simple/', version) != {Path(f).name: sha256(f) for f in files}:
             raise Error('the throwaway index does not list exactly the files built')
-        install_everywhere(server.url + 'simple/', version, sdist_page(files[0]),
-                           interpreters(pythons))
+        install_everywhere(server.url + 'simple/', version, sdist_page(files[0]), entries)
     say('verified: the files installed from an index on every interpreter')
 
 
 # The commands ----------------------------------------------------------------
 
+def rerun(tree, path, version):
+    """Whether PATH's change is only what an interrupted prepare of VERSION wrote."""
+    if path not in (CHANGELOG, INIT):
+        return False
+    now, then = read(Path(tree) / path), git(tree, 'show', 'HEAD:' + path)
+    try:
+        if path == INIT:
+            return now == with_version(then, version)
+        return now == dated(then, version, newest_entry(now)[1] or 'unreleased')
+    except Error:
+        return False
+
+
 def prepare(version, date, date_given, outdir, tree=ROOT):
     """Step 1; every refusal before anything is written."""
-    dirty = uncommitted(tree)
+    init, changelog = Path(tree) / INIT, Path(tree) / CHANGELOG
+    dirty = [path for path in uncommitted(tree) if not rerun(tree, path, version)]
     if dirty:
         raise Refused('the work tree has uncommitted changes or untracked files (%s%s), which '
                       'a build would take in: commit, remove or ignore them first'
                       % (', '.join(dirty[:3]), ', ...' if len(dirty) > 3 else ''))
-    init, changelog = Path(tree) / INIT, Path(tree) / CHANGELOG
     new_changelog = dated(read(changelog), version, date, date_given)
     new_init = with_version(read(init), version)
     refuse_overwrite(outdir, version)
@@ -662,9 +696,10 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
     check_tagged(tree, version)
     tools = tools_venv('release', release_pins())
     index = target(tools, repository, credentials=stop_after is None)
-    present = listing(index['simple'], version)
+    present = listing(index['simple'], version, index.get('auth'))
     commit = git(tree, 'rev-parse', 'HEAD').strip()
     record = load_record(version, commit)
+    entries = None if record or stop_after else interpreters(pythons)
     if present and stop_after is None:
         if record is None:
             raise Refused('%s already has %s %s (%s), which this command did not build from '
@@ -688,7 +723,7 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
         if record:
             say('verified before, on every interpreter: the same bytes (%s)' % record_path(version, commit))
         else:
-            verify(tools, files, version, pythons, scratch)
+            verify(tools, files, version, entries, scratch)
             save_record(version, commit, hashes)
         add_to(outdir, files)
         upload(tools, index, files, version)
@@ -699,7 +734,7 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
 def upload(tools, index, files, version, attestations=False):
     """Upload what the index lacks of FILES, then check what it serves and install it back."""
     hashes = {Path(f).name: sha256(f) for f in files}
-    present = listing(index['simple'], version)
+    present = listing(index['simple'], version, index.get('auth'))
     wanted = missing(present, hashes, version, index['simple'])
     for name in sorted(present):
         say('on the index already, with the same sha256: %s (not uploaded again)' % name)
@@ -712,18 +747,18 @@ def upload(tools, index, files, version, attestations=False):
                          + sending)
         say('uploading to %s: %s' % (index['url'], ', '.join(wanted)))
         twine_upload(tools, index['args'], sending, attestations)
-    if listing(index['simple'], version) != hashes:
+    if listing(index['simple'], version, index.get('auth')) != hashes:
         raise Error('%s does not list exactly the files verified' % index['simple'])
     say("the index lists exactly the files verified, with their sha256")
     if is_local(index['url']):
         install_everywhere(index['simple'], version, sdist_page(files[0]),
-                           interpreters(['python3']))
+                           interpreters(['python3']), index.get('auth'))
 
 
 def ci_verify(version, directory, pythons):
     tools = tools_venv('release', release_pins())
     with tempfile.TemporaryDirectory(prefix='enum-backport-verify-') as scratch:
-        verify(tools, files_in(directory, version), version, pythons, scratch)
+        verify(tools, files_in(directory, version), version, interpreters(pythons), scratch)
 
 
 def ci_upload(version, repository, directory, attestations):

@@ -3,7 +3,8 @@
 
     python3 tools/release_check.py [--python python3.8 ...] OUTDIR
 
-1. build both into OUTDIR (``python -m build``, the pinned backend);
+1. build both into a new directory in OUTDIR (``python -m build``, the pinned
+   backend);
 2. ``twine check --strict`` on both: what PyPI's upload would reject;
 3. ``check-wheel-contents`` on the wheel, with no options, as a user runs
    it from the source tree: it reads pyproject.toml's
@@ -135,14 +136,15 @@ def test_wheel(wheel, sdist, python, scratch):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('outdir', help='where the sdist and wheel go (emptied first)')
+    parser.add_argument('outdir', help='where the sdist and wheel go, in a new directory of '
+                        'their own (nothing there is deleted)')
     parser.add_argument('--python', action='append', default=[],
                         help='an interpreter to run the tests from the sdist with '
                              '(repeatable; default: none)')
     args = parser.parse_args(argv)
-    shutil.rmtree(args.outdir, ignore_errors=True)
+    os.makedirs(args.outdir, exist_ok=True)
     try:
-        sdist, wheel = build(args.outdir)
+        sdist, wheel = build(tempfile.mkdtemp(prefix='build-', dir=args.outdir))
         check(sdist, wheel)
         for python in args.python:
             with tempfile.TemporaryDirectory() as scratch:
