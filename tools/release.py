@@ -1,28 +1,15 @@
 #!/usr/bin/env python3
 """Release enum-backport: verify, then publish.  Or rehearse it all here.
 
-    python3 tools/release.py VERSION [--date YYYY-MM-DD] [--outdir DIR]   # 1. prepare
-    python3 tools/release.py VERSION -r REPOSITORY [--outdir DIR]         # 2. release
-    python3 tools/release.py --rehearse                                   # 3. rehearse
+    python3 tools/release.py VERSION [--date YYYY-MM-DD] [--outdir DIR]   # prepare
+    python3 tools/release.py VERSION -r REPOSITORY [--outdir DIR]         # release
+    python3 tools/release.py --rehearse
 
-1. Prepare: set VERSION in backport/enum_backport/__init__.py and date the
-   changelog's "VERSION (unreleased)" (today, UTC, or --date), both or
-   neither, after every refusal (an unclean tree, an impossible date, a
-   dated entry, an output there already); build, check, add to DIR.
-2. Release to REPOSITORY, named as twine names it (pypi, testpypi, a
-   ~/.pypirc section) or, for an index on this machine only, a URL: ask
-   before building (changelog, version, tag, Project-URLs, the index up,
-   credentials by twine's rules, the version absent or ours); build twice,
-   byte-identical; check; install from a throwaway pypiserver on every
-   interpreter tox.ini's [stdlib] envs names; record; add to DIR; only then
-   upload what the index lacks, and install it back.  CI runs the stages
-   one a job: --stop-after checked, --verify DIR, --upload DIR.
-3. Rehearse both, with their faults, against a pypiserver on 127.0.0.1.
-
-docs/release.rst says it all at length.  Nothing is deleted or overwritten
-that this command did not make.  Every refusal and failure is one line.
-Exits 0 when everything passed, 1 on a refusal or a failure, 2 on a
-command line it cannot use (VERSION not X.Y.Z, X.Y.ZrcN, ...), 128+N when
+and CI's stages: -r REPOSITORY --stop-after checked, --verify DIR, -r
+REPOSITORY --upload DIR.  docs/release.rst says what each does and refuses.
+Nothing is deleted or overwritten that this command did not make; every
+refusal and failure is one line.  Exits 0 when everything passed, 1 on a
+refusal or a failure, 2 on a command line it cannot use, 128+N when
 stopped by signal N.
 """
 
@@ -46,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -54,6 +40,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+import psutil
 
 from tools import debian_root, plumbing, release_check, tox_interpreters
 from tools.plumbing import Error, UsageError, say
@@ -174,8 +162,7 @@ def with_version(init, version):
 def checked_date(text):
     """TEXT if it is a real YYYY-MM-DD date (2026-02-30 is not)."""
     try:
-        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', text):
-            datetime.date(*map(int, text.split('-')))
+        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', text) and datetime.date.fromisoformat(text):
             return text
     except ValueError:
         pass
@@ -236,10 +223,7 @@ def check_tagged(tree, version):
 
 
 def copy_tree(tree, dest, untracked=False):
-    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST.
-
-    For a release the tree is the tagged commit, unchanged: these are its files.
-    """
+    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST."""
     listed = git(tree, 'ls-files', '-z', '--cached', *(['--others', '--exclude-standard']
                                                        if untracked else []))
     for name in filter(None, listed.split('\0')):
@@ -299,22 +283,17 @@ def release_pins():
             if line.strip() and not line.strip().startswith('#')]
 
 
-def build(python, tree, scratch, source_epoch):
-    outdir = tempfile.mkdtemp(prefix='build-', dir=str(scratch))
-    release_check.run([python, '-m', 'build', '--outdir', outdir, str(tree)],
-                      env=dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch)))
-    built = sorted(os.listdir(outdir), key=lambda name: name.endswith('.whl'))
-    if [n.endswith('.whl') for n in built] != [False, True] or not built[0].endswith('.gz'):
-        raise Error('expected one sdist and one wheel, the build made %s' % built)
-    return [os.path.join(outdir, name) for name in built]
-
-
 def build_and_check(python, tree, date, scratch, twice=True):
     """Build (twice, compared), check; the sdist's and the wheel's paths."""
     source_epoch = epoch(date)
-    files = build(python, tree, scratch, source_epoch)
+
+    def build():
+        return release_check.build(tempfile.mkdtemp(prefix='build-', dir=str(scratch)), python,
+                                   tree, env=dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch)))
+
+    files = build()
     if twice:
-        for one, other in zip(files, build(python, tree, scratch, source_epoch)):
+        for one, other in zip(files, build()):
             if sha256(one) != sha256(other):
                 raise Error('two builds of the same tree differ: %s' % os.path.basename(one))
     say('built %s(SOURCE_DATE_EPOCH=%d, %s):'
@@ -355,23 +334,23 @@ def target(python, repository, credentials):
         raise Refused('-r %s: a URL only for an index on this machine (127.0.0.1, localhost); '
                       'name any other as twine does (-r pypi, -r testpypi, a ~/.pypirc '
                       'section)' % repository)
-    for question in ['url'] + (['credentials'] if credentials else []):
-        done = plumbing.capture([python, '-c', ASK_TWINE, question, '--non-interactive'] + args)
-        try:
-            answer = json.loads(done.stdout.strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            raise Error('twine could not be asked about -r %s: %s'
-                        % (repository, done.stdout[-300:]))
-        if 'error' in answer:
-            raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
-                'name pypi, testpypi or a section of ~/.pypirc' if question == 'url' else
-                'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
-                'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
-        if not is_local(answer['url']) and not declares_urls(read(ROOT / 'pyproject.toml')):
-            raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
-                          "Project-URLs, so the index's page would link nowhere: add "
-                          '[project.urls] once the project has a public home; until then only '
-                          'an index on 127.0.0.1 or localhost is taken' % repository)
+    done = plumbing.capture([python, '-c', ASK_TWINE, 'credentials' if credentials else 'url',
+                             '--non-interactive'] + args)
+    try:
+        answer = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise Error('twine could not be asked about -r %s: %s' % (repository, done.stdout[-300:]))
+    if 'url' in answer and not is_local(answer['url']) and not declares_urls(
+            read(ROOT / 'pyproject.toml')):
+        raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
+                      "Project-URLs, so the index's page would link nowhere: add "
+                      '[project.urls] once the project has a public home; until then only '
+                      'an index on 127.0.0.1 or localhost is taken' % repository)
+    if 'error' in answer:  # before the URL was known, the name; after, the credentials
+        raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
+            'name pypi, testpypi or a section of ~/.pypirc' if 'url' not in answer else
+            'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
+            'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
     if answer['simple'] is None:
         answer['simple'] = answer['url'].rstrip('/') + '/simple/'
     answer['args'] = args
@@ -473,7 +452,8 @@ def save_record(version, commit, hashes):
 # Installing: from a throwaway index, from the real one -----------------------
 
 def interpreters(pythons=None):
-    """(env, 'host' or 'root', path) of PYTHONS, else tox.ini's [stdlib]; Refused unless all run."""
+    """(env, 'host' or 'root', path) of PYTHONS, else of tox.ini's [stdlib]; Refused unless
+    every one runs."""
     found, bad = [], []
     for env, spec in ([(p, p) for p in pythons] if pythons
                       else tox_interpreters.stdlib_envs(ROOT / 'tox.ini')):
@@ -515,7 +495,7 @@ echo "report: $(head -1 report.log | sed 's/^[^:]*: enum_backport //; s/:$//')"
 
 
 def install_one(entry, simple, version, page, root, auth=None):
-    """Install from SIMPLE (read with AUTH) with the interpreter ENTRY; (ok, lines)."""
+    """Install from SIMPLE (read with AUTH) with the interpreter ENTRY; (ok, its table row)."""
     env_name, where, path = entry
     scratch = tempfile.mkdtemp(prefix='enum-backport-install-')
     try:
@@ -523,35 +503,32 @@ def install_one(entry, simple, version, page, root, auth=None):
         argv = ['sh', '-c', INSTALL, 'sh', path, scratch, version, DESCRIBE]
         pip = {'PIP_CONFIG_FILE': os.devnull, 'PIP_INDEX_URL': with_auth(simple, auth)}
         if where == 'root':
-            if isinstance(root, Exception):
-                return False, ['MISSING: no Debian root: %s' % root]
-            done = debian_root.run(root, argv, binds=[scratch],
-                                   env=pip,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   universal_newlines=True)
+            done = debian_root.run(root, argv, binds=[scratch], env=pip, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, universal_newlines=True)
         else:  # from that index alone: no pip configuration, variable or file
             env = {k: v for k, v in os.environ.items() if not k.startswith('PIP_')}
             done = plumbing.capture(argv, env=dict(env, **pip))
-        lines = done.stdout.strip().splitlines()
-        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
-        if done.returncode:
-            return False, ['FAILED (exit %d):' % done.returncode] + lines[-30:]
-        if told.get('version') != version or not told.get('file', '').endswith('.whl'):
-            return False, ['FAILED: not %s %s as a wheel from %s' % (PROJECT, version, simple)
-                           ] + lines
-        return True, lines
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    lines = done.stdout.strip().splitlines()
+    told = dict(line.split(': ', 1) for line in lines if ': ' in line)
+    if done.returncode or told.get('version') != version or not told.get('file', '').endswith(
+            '.whl'):
+        return False, '\n           '.join(['FAILED (exit %d), or not %s %s as a wheel from %s:'
+                                            % (done.returncode, PROJECT, version, simple)]
+                                           + lines[-30:])
+    return True, '%-26s %s %s: %s examples of the page passed; %s' % (
+        told['python'], PROJECT, told['version'], told['page'], told['report'])
 
 
 def install_everywhere(simple, version, page, entries, auth=None):
-    """Install from SIMPLE (read with AUTH) on every interpreter of ENTRIES; Error unless all pass."""
-    root = None
-    if any(where == 'root' for _, where, _ in entries):
-        try:
-            root = debian_root.ensure()
-        except debian_root.RootError as error:
-            root = error
+    """Install from SIMPLE (read with AUTH) on every interpreter of ENTRIES; Error unless
+    all passed."""
+    try:
+        root = debian_root.ensure() if any(w == 'root' for _, w, _ in entries) else None
+    except debian_root.RootError as error:
+        raise Error('no Debian root for %s: %s' % (', '.join(e for e, w, _ in entries
+                                                             if w == 'root'), error))
     say('installing %s==%s from %s alone into a fresh venv on each of %d interpreters'
         % (PROJECT, version, simple, len(entries)))
     results = [None] * len(entries)
@@ -566,26 +543,16 @@ def install_everywhere(simple, version, page, entries, auth=None):
             thread.start()
         for thread in threads:
             plumbing.join(thread)
-    bad = []
-    for (env_name, _, _), (ok, lines) in zip(entries, results):
-        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
-        if ok:
-            print('  %-8s %-26s %s %s: %s examples of the page passed; %s' % (
-                env_name, told['python'], PROJECT, told['version'], told['page'],
-                told['report']), flush=True)
-        else:
-            bad.append(env_name)
-            print('  %-8s %s' % (env_name, '\n           '.join(lines)), flush=True)
+    for (env_name, _, _), (_, row) in zip(entries, results):
+        print('  %-8s %s' % (env_name, row), flush=True)
+    bad = [env_name for (env_name, _, _), (ok, _) in zip(entries, results) if not ok]
     if bad:
-        raise Error('installing from %s failed or could not run on %s'
-                    % (simple, ', '.join(bad)))
+        raise Error('installing from %s failed on %s' % (simple, ', '.join(bad)))
 
 
 def sdist_page(sdist):
     """The package page as the sdist carries it (its README.rst)."""
-    with tarfile.open(sdist) as archive:
-        top = archive.getnames()[0].split('/')[0]
-        return archive.extractfile(top + '/README.rst').read().decode('utf-8')
+    return release_check.member(sdist, 'README.rst').decode('utf-8')
 
 
 class Server:
@@ -689,10 +656,10 @@ def prepare(version, date, date_given, outdir, tree=ROOT):
 
 def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROOT):
     """Step 2, or its first stage (STOP_AFTER 'checked')."""
-    date = release_date(read(Path(tree) / CHANGELOG), version)
-    if source_version(read(Path(tree) / INIT)) != version:
-        raise Refused('%s says %s, not %s' % (INIT, source_version(read(Path(tree) / INIT)),
-                                              version))
+    date, said = release_date(read(Path(tree) / CHANGELOG), version), source_version(
+        read(Path(tree) / INIT))
+    if said != version:
+        raise Refused('%s says %s, not %s' % (INIT, said, version))
     check_tagged(tree, version)
     tools = tools_venv('release', release_pins())
     index = target(tools, repository, credentials=stop_after is None)
@@ -719,9 +686,11 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
             add_to(outdir, files)
             return
         if record and record['files'] != hashes:
-            raise Error('this build differs from the one recorded in %s' % record_path(version, commit))
+            raise Error('this build differs from the one recorded in %s'
+                        % record_path(version, commit))
         if record:
-            say('verified before, on every interpreter: the same bytes (%s)' % record_path(version, commit))
+            say('verified before, on every interpreter: the same bytes (%s)'
+                % record_path(version, commit))
         else:
             verify(tools, files, version, entries, scratch)
             save_record(version, commit, hashes)
@@ -804,22 +773,30 @@ class StallSecondUpload:
             pass
 
 
-def run_release(tree, args, env=None, show=False):
-    """tools/release.py ARGS in the copy TREE: (exit status, output)."""
-    child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
-                           cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
-                               tree.parent / 'releases'), **(env or {})),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
-    out = child.communicate()[0]
+def run_release(tree, args, env=None, show=False, stop=None):
+    """tools/release.py ARGS in the copy TREE: (exit status, output, the processes below it
+    when it was sent SIGTERM, once the event STOP was set)."""
+    log, below = tree.parent / 'release.log', []
+    with open(str(log), 'w') as out:
+        child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
+                               cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                                   tree.parent / 'releases'), **(env or {})),
+                               stdout=out, stderr=subprocess.STDOUT)
+    if stop is not None:
+        if not stop.wait(3600):
+            raise Error('the release never began its second upload: %s' % read(log)[-2000:])
+        below = psutil.Process(child.pid).children(recursive=True)
+        child.send_signal(signal.SIGTERM)
+    child.wait()
+    out = read(log)
     if show:
         print(''.join('    | ' + line for line in out.splitlines(True)), end='', flush=True)
-    return child.returncode, out
+    return child.returncode, out, below
 
 
 def expect_refused(tree, args, words, env=None):
     started = time.monotonic()
-    code, out = run_release(tree, args, env)
+    code, out, _ = run_release(tree, args, env)
     last = (out.strip().splitlines() or [''])[-1]
     if code != 1 or words not in last or 'Traceback' in out:
         raise Error('release.py %s: exit %d, not a one-line refusal naming %r: %s'
@@ -867,7 +844,7 @@ def rehearse():
             check('prepared into dist/, beside a dist/notes.txt of the user')
             (tree / 'dist').mkdir()
             (tree / 'dist' / 'notes.txt').write_text('notes of my own\n')
-            code, _ = run_release(tree, [version], show=True)
+            code, _, _ = run_release(tree, [version], show=True)
             if code or sorted(snapshot(tree / 'dist')) != sorted(['notes.txt'] + names(version)):
                 raise Error('preparing %s failed, or dist/ holds other files' % version)
             say('  dist/ holds notes.txt, untouched, and the two files added')
@@ -880,45 +857,34 @@ def rehearse():
                            'does not answer', ours)
             check('the release, killed by SIGTERM in the middle of its upload')
             relay = StallSecondUpload(server.port)
-            child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py'), version,
-                                    '-r', relay.url], cwd=str(tree),
-                                   env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
-                                       scratch / 'releases'), **ours), stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, universal_newlines=True)
-            said = []
-            threading.Thread(target=lambda: said.extend(child.stdout), daemon=True).start()
-            if not relay.stalled.wait(3600):
-                raise Error('the release never began its second upload: %s' % ''.join(said))
-            import psutil
-            below = psutil.Process(child.pid).children(recursive=True)
-            child.send_signal(signal.SIGTERM)
-            child.wait(120)
+            code, _, below = run_release(tree, [version, '-r', relay.url], ours, show=True,
+                                         stop=relay.stalled)
             time.sleep(1)
-            print(''.join('    | ' + line for line in said), end='', flush=True)
             alive = [p.pid for p in below if p.is_running() and p.status() != 'zombie']
             there = listing(simple, version)
-            if child.returncode != 128 + signal.SIGTERM or alive or len(there) != 1:
+            if code != 128 + signal.SIGTERM or alive or len(there) != 1:
                 raise Error('killed mid-upload: exit %s, still running %s, the index lists %s'
-                            % (child.returncode, alive, sorted(there)))
+                            % (code, alive, sorted(there)))
             say('  exit %d, nothing of it left running; the index lists %s alone'
-                % (child.returncode, ', '.join(there)))
+                % (code, ', '.join(there)))
             check('the rerun with a wrong password: refused by the index')
             expect_refused(tree, [version] + local, 'refused the credentials',
                            dict(ours, TWINE_PASSWORD='wrong'))
             check('the rerun: what is there skipped, the rest uploaded, then the checks')
-            code, said = run_release(tree, [version] + local, ours, show=True)
+            code, said, _ = run_release(tree, [version] + local, ours, show=True)
             dist = snapshot(tree / 'dist')
             if code or 'uploaded: ' not in said or dist.pop('notes.txt', None) is None or (
                     listing(simple, version) != dist):
                 raise Error('the rerun did not complete the release (exit %d)' % code)
             check('once more: nothing uploaded, the checks again')
-            code, said = run_release(tree, [version] + local, ours)
+            code, said, _ = run_release(tree, [version] + local, ours)
             if code or 'uploaded: ' in said or said.count('on the index already') != 2:
                 raise Error('the rerun of a complete release did more than check (exit %d)' % code)
             say('  %s' % said.strip().splitlines()[-1])
             check('%s on the index, the tag moved to another commit: refused before building'
                   % version)
-            (tree / 'backport' / 'README.rst').write_text(read(tree / 'backport/README.rst') + '\n')
+            with open(str(tree / 'backport' / 'README.rst'), 'a') as page:
+                page.write('\n')
             git(tree, *who + ['commit', '-qam', 'a change after the release'])
             git(tree, *who + ['tag', '-f', '-a', 'v' + version, '-m', 'moved'])
             if 'built' in expect_refused(tree, [version] + local, 'did not build', ours):
