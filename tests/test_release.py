@@ -321,6 +321,9 @@ class Index(unittest.TestCase):
                                         'and pyproject.toml has no Project-URLs'):
                 release.target('python', 'pypi', credentials=True)
         self.assertEqual(capture.call_args[0][0][-2:], ['-r', 'pypi'])  # a name, never a URL
+        # Refused on the URL alone: asking for credentials may ask the index (OIDC).
+        self.assertEqual(capture.call_count, 1)
+        self.assertEqual(capture.call_args[0][0][3], 'url')
 
     def test_a_repository_twine_does_not_know(self):
         answer = json.dumps({'error': "InvalidConfiguration: Missing 'nosuch' section from "

@@ -60,7 +60,7 @@ ATTEST_PINS = ['pypi-attestations==0.0.30']
 # twine finds credentials for it, by twine's own rules.
 ASK_TWINE = r'''
 import argparse, json, sys
-from twine import exceptions, settings, utils
+from twine import settings, utils
 from pip._internal.models.index import PyPI, TestPyPI
 parser = argparse.ArgumentParser()
 settings.Settings.register_argparse_arguments(parser)
@@ -72,7 +72,7 @@ try:
                         utils.TEST_REPOSITORY: TestPyPI.simple_url}.get(answer['url'])
     if sys.argv[1] == 'credentials':
         answer['auth'] = [found.auth.username, found.auth.password]
-except exceptions.TwineException as error:
+except Exception as error:  # twine's, and a network's when it asks the index (OIDC)
     answer['error'] = '%s: %s' % (type(error).__name__, str(error).strip().splitlines()[0])
 print(json.dumps(answer))
 '''
@@ -334,23 +334,25 @@ def target(python, repository, credentials):
         raise Refused('-r %s: a URL only for an index on this machine (127.0.0.1, localhost); '
                       'name any other as twine does (-r pypi, -r testpypi, a ~/.pypirc '
                       'section)' % repository)
-    done = plumbing.capture([python, '-c', ASK_TWINE, 'credentials' if credentials else 'url',
-                             '--non-interactive'] + args)
-    try:
-        answer = json.loads(done.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        raise Error('twine could not be asked about -r %s: %s' % (repository, done.stdout[-300:]))
-    if 'url' in answer and not is_local(answer['url']) and not declares_urls(
-            read(ROOT / 'pyproject.toml')):
-        raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
-                      "Project-URLs, so the index's page would link nowhere: add "
-                      '[project.urls] once the project has a public home; until then only '
-                      'an index on 127.0.0.1 or localhost is taken' % repository)
-    if 'error' in answer:  # before the URL was known, the name; after, the credentials
-        raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
-            'name pypi, testpypi or a section of ~/.pypirc' if 'url' not in answer else
-            'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
-            'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
+    # The URL first: a public index is refused before twine looks for credentials
+    # (which, for one that takes Trusted Publishing, asks the index).
+    for question in ['url'] + (['credentials'] if credentials else []):
+        done = plumbing.capture([python, '-c', ASK_TWINE, question, '--non-interactive'] + args)
+        try:
+            answer = json.loads(done.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            raise Error('twine could not be asked about -r %s: %s'
+                        % (repository, (done.stdout.strip().splitlines() or [''])[-1]))
+        if 'error' in answer:
+            raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
+                'name pypi, testpypi or a section of ~/.pypirc' if question == 'url' else
+                'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
+                'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
+        if not is_local(answer['url']) and not declares_urls(read(ROOT / 'pyproject.toml')):
+            raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
+                          "Project-URLs, so the index's page would link nowhere: add "
+                          '[project.urls] once the project has a public home; until then only '
+                          'an index on 127.0.0.1 or localhost is taken' % repository)
     if answer['simple'] is None:
         answer['simple'] = answer['url'].rstrip('/') + '/simple/'
     answer['args'] = args
