@@ -784,9 +784,11 @@ def run_release(tree, args, env=None, show=False, stop=None):
                                cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
                                    tree.parent / 'releases'), **(env or {})),
                                stdout=out, stderr=subprocess.STDOUT)
+    while stop is not None and not stop.wait(1):
+        if child.poll() is not None:
+            raise Error('the release ended (exit %d) before its second upload: %s'
+                        % (child.returncode, read(log)[-2000:]))
     if stop is not None:
-        if not stop.wait(3600):
-            raise Error('the release never began its second upload: %s' % read(log)[-2000:])
         below = psutil.Process(child.pid).children(recursive=True)
         child.send_signal(signal.SIGTERM)
     child.wait()

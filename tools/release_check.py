@@ -62,7 +62,7 @@ def build(outdir, python=sys.executable, tree=ROOT, env=None):
     if len(sdists) != 1 or len(wheels) != 1:
         raise Failed('expected one sdist and one wheel in %s, found %s'
                      % (outdir, sorted(os.listdir(outdir))))
-    return sdists[0], wheels[0]
+    return [sdists[0], wheels[0]]
 
 
 def check(sdist, wheel, python=sys.executable, cwd=ROOT):
