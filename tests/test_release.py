@@ -10,6 +10,7 @@ uploaded before verifying, asked the index nothing before building, named
 registries by URL and wrote an impossible date before refusing it.
 """
 
+import base64
 import functools
 import http.server
 import io
@@ -35,6 +36,8 @@ sys.path.insert(0, str(REPO))
 
 from tools import plumbing, release, release_check  # noqa: E402
 from tools.release import Refused  # noqa: E402
+
+INTERPRETERS = release.interpreters
 
 CHANGELOG = """Changes
 =======
@@ -173,6 +176,21 @@ class Prepare(unittest.TestCase):
             release.prepare('1.1.0', '2026-12-07', False, self.outdir, tree=self.tree)
         self.assert_unchanged()
 
+    def test_a_rerun_after_an_interrupted_prepare_goes_on(self):
+        # What an interrupted prepare left (its own two writes) is no reason to
+        # refuse the rerun; any other change still is.
+        changelog = self.tree / release.CHANGELOG
+        changelog.write_text(release.dated(CHANGELOG, '1.1.0', '2026-12-06'))
+        (self.tree / release.INIT).write_text(release.with_version(INIT, '1.1.0'))
+        with mock.patch.object(release, 'tools_venv', side_effect=plumbing.Error('built')), \
+                mock.patch('sys.stdout', io.StringIO()):
+            with self.assertRaisesRegex(plumbing.Error, '^built$'):
+                release.prepare('1.1.0', '2026-12-07', False, self.outdir, tree=self.tree)
+            self.assertIn('1.1.0 (2026-12-06)', changelog.read_text())
+            changelog.write_text(changelog.read_text() + 'more\n')
+            with self.assertRaisesRegex(Refused, 'uncommitted changes'):
+                release.prepare('1.1.0', '2026-12-07', False, self.outdir, tree=self.tree)
+
     def test_a_date_for_a_dated_entry_is_refused(self):
         changelog = self.tree / release.CHANGELOG
         changelog.write_text(release.dated(CHANGELOG, '1.1.0', '2026-12-07'))
@@ -239,8 +257,8 @@ class Outdir(unittest.TestCase):
 class Index(unittest.TestCase):
     """An index on 127.0.0.1, as pip and twine see one: its simple page."""
 
-    def serve(self, page):
-        handler = functools.partial(Page, page)
+    def serve(self, page, auth=None):
+        handler = functools.partial(Page, page, auth)
         server = http.server.HTTPServer(('127.0.0.1', 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.server_close)
@@ -253,6 +271,17 @@ class Index(unittest.TestCase):
                              % (SDIST, 'a' * 64, 'b' * 64)})
         self.assertEqual(release.listing(simple, '1.1.0'), {SDIST: 'a' * 64})
         self.assertEqual(release.listing(simple, '1.2.0'), {})
+
+    def test_an_index_that_asks_for_a_password_to_be_read(self):
+        simple = self.serve({'/simple/enum-backport/': '<a href="/p/%s#sha256=%s"></a>'
+                             % (SDIST, 'a' * 64)}, auth='alice:s3cret')
+        with self.assertRaisesRegex(Refused, r'^the index at .* answered 401 .*: give '
+                                    r'credentials it takes'):
+            release.listing(simple, '1.1.0')
+        self.assertEqual(release.listing(simple, '1.1.0', ('alice', 's3cret')),
+                         {SDIST: 'a' * 64})
+        url = release.with_auth(simple, ('alice', 's3cret'))
+        self.assertEqual(url, simple.replace('http://', 'http://alice:s3cret@'))
 
     def test_a_project_the_index_does_not_have(self):
         self.assertEqual(release.listing(self.serve({}), '1.1.0'), {})
@@ -292,6 +321,18 @@ class Index(unittest.TestCase):
                                         'and pyproject.toml has no Project-URLs'):
                 release.target('python', 'pypi', credentials=True)
         self.assertEqual(capture.call_args[0][0][-2:], ['-r', 'pypi'])  # a name, never a URL
+        # Refused on the URL alone: asking for credentials may ask the index (OIDC).
+        self.assertEqual(capture.call_count, 1)
+        self.assertEqual(capture.call_args[0][0][3], 'url')
+
+    def test_a_repository_twine_does_not_know(self):
+        answer = json.dumps({'error': "InvalidConfiguration: Missing 'nosuch' section from "
+                                      "~/.pypirc."})
+        done = subprocess.CompletedProcess([], 0, answer + '\n')
+        with mock.patch.object(plumbing, 'capture', return_value=done):
+            with self.assertRaisesRegex(Refused, r"^-r nosuch: twine says .*: name pypi, "
+                                        r"testpypi or a section of ~/\.pypirc"):
+                release.target('python', 'nosuch', credentials=True)
 
     def test_credentials_twine_cannot_find(self):
         answer = json.dumps({'url': 'http://127.0.0.1:1/', 'simple': None,
@@ -305,11 +346,17 @@ class Index(unittest.TestCase):
 
 class Page(http.server.BaseHTTPRequestHandler):
 
-    def __init__(self, pages, *args, **kwargs):
-        self.pages = pages
+    def __init__(self, pages, auth, *args, **kwargs):
+        self.pages, self.auth = pages, auth
         super().__init__(*args, **kwargs)
 
     def do_GET(self):
+        if self.auth and self.headers.get('Authorization') != 'Basic ' + base64.b64encode(
+                self.auth.encode()).decode():
+            self.send_response(401)
+            self.send_header('WWW-Authenticate', 'Basic realm="index"')
+            self.end_headers()
+            return
         body = self.pages.get(self.path)
         self.send_response(200 if body is not None else 404)
         self.send_header('Content-Type', 'text/html')
@@ -375,7 +422,8 @@ class Order(unittest.TestCase):
                 ('twine_upload', lambda p, args, files, *a: self.note(
                     'upload ' + ' '.join(os.path.basename(f) for f in files))),
                 ('install_everywhere', lambda *a: self.note('install')),
-                ('sdist_page', lambda *a: 'the page')):
+                ('sdist_page', lambda *a: 'the page'),
+                ('interpreters', lambda *a: [])):
             patcher = mock.patch.object(release, name, side_effect=effect)
             patcher.start()
             self.addCleanup(patcher.stop)
@@ -444,6 +492,15 @@ class Order(unittest.TestCase):
                                       'install'])
         self.assertEqual(sorted(listing_of(self.outdir)), sorted(['notes.txt', SDIST, WHEEL]))
 
+    def test_an_interpreter_that_cannot_run_is_refused_before_building(self):
+        release.interpreters.side_effect = INTERPRETERS
+        missing = str(self.cache / 'python3.99')
+        with self.assertRaisesRegex(Refused, r'^cannot install on %s \(no %s found\)'
+                                    r'.*docs/release\.rst' % (missing, missing)):
+            release.release('1.1.0', 'local', self.outdir, pythons=[sys.executable, missing],
+                            tree=self.tree)
+        self.assertEqual(self.calls, [])
+
     def test_an_untagged_tree_is_refused_before_asking_anything(self):
         git(self.tree, 'tag', '-d', 'v1.1.0')
         with self.assertRaisesRegex(Refused, 'not tagged v1.1.0'):
@@ -481,6 +538,17 @@ class Sdist(unittest.TestCase):
         page = (REPO / 'backport' / 'README.rst').read_text()
         self.assertIn('``CHANGELOG.rst`` in the source distribution', page)
         self.assertIn("'CHANGELOG.rst'", (REPO / 'hatch_build.py').read_text())
+
+
+class ReleaseCheck(unittest.TestCase):
+
+    def test_the_outdir_keeps_what_it_held(self):
+        outdir = scratch(self)
+        (outdir / 'chapter1.txt').write_text('mine\n')
+        with mock.patch.object(release_check, 'run', side_effect=release_check.Failed('x')), \
+                mock.patch('sys.stdout', io.StringIO()):
+            self.assertEqual(release_check.main([str(outdir)]), 1)
+        self.assertEqual(listing_of(outdir), {'chapter1.txt': b'mine\n'})
 
 
 class Repository(unittest.TestCase):
@@ -524,6 +592,16 @@ class BrokenPipe(unittest.TestCase):
             os.close(write_end)
         self.assertEqual(done.stderr, '')
         self.assertNotEqual(done.returncode, 0)
+
+
+    def test_a_full_disk_is_one_line(self):
+        with open('/dev/full', 'w') as full:  # every write: ENOSPC
+            done = subprocess.run([sys.executable, '-m', 'enum_backport'], stdout=full,
+                                  stderr=subprocess.PIPE, universal_newlines=True,
+                                  cwd=str(REPO / 'backport'))
+        self.assertNotIn('Traceback', done.stderr)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        self.assertEqual(done.returncode, 1)
 
 
 if __name__ == '__main__':

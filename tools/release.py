@@ -1,28 +1,15 @@
 #!/usr/bin/env python3
 """Release enum-backport: verify, then publish.  Or rehearse it all here.
 
-    python3 tools/release.py VERSION [--date YYYY-MM-DD] [--outdir DIR]   # 1. prepare
-    python3 tools/release.py VERSION -r REPOSITORY [--outdir DIR]         # 2. release
-    python3 tools/release.py --rehearse                                   # 3. rehearse
+    python3 tools/release.py VERSION [--date YYYY-MM-DD] [--outdir DIR]   # prepare
+    python3 tools/release.py VERSION -r REPOSITORY [--outdir DIR]         # release
+    python3 tools/release.py --rehearse
 
-1. Prepare: set VERSION in backport/enum_backport/__init__.py and date the
-   changelog's "VERSION (unreleased)" (today, UTC, or --date), both or
-   neither, after every refusal (an unclean tree, an impossible date, a
-   dated entry, an output there already); build, check, add to DIR.
-2. Release to REPOSITORY, named as twine names it (pypi, testpypi, a
-   ~/.pypirc section) or, for an index on this machine only, a URL: ask
-   before building (changelog, version, tag, Project-URLs, the index up,
-   credentials by twine's rules, the version absent or ours); build twice,
-   byte-identical; check; install from a throwaway pypiserver on every
-   interpreter tox.ini's [stdlib] envs names; record; add to DIR; only then
-   upload what the index lacks, and install it back.  CI runs the stages
-   one a job: --stop-after checked, --verify DIR, --upload DIR.
-3. Rehearse both, with their faults, against a pypiserver on 127.0.0.1.
-
-docs/release.rst says it all at length.  Nothing is deleted or overwritten
-that this command did not make.  Every refusal and failure is one line.
-Exits 0 when everything passed, 1 on a refusal or a failure, 2 on a
-command line it cannot use (VERSION not X.Y.Z, X.Y.ZrcN, ...), 128+N when
+and CI's stages: -r REPOSITORY --stop-after checked, --verify DIR, -r
+REPOSITORY --upload DIR.  docs/release.rst says what each does and refuses.
+Nothing is deleted or overwritten that this command did not make; every
+refusal and failure is one line.  Exits 0 when everything passed, 1 on a
+refusal or a failure, 2 on a command line it cannot use, 128+N when
 stopped by signal N.
 """
 
@@ -32,6 +19,7 @@ if __name__ == "__main__" and not __package__:
     bootstrap.run("tools.release")
 
 import argparse
+import base64
 import calendar
 import configparser
 import datetime
@@ -45,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -54,7 +41,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tools import debian_root, plumbing, release_check
+import psutil
+
+from tools import debian_root, plumbing, release_check, tox_interpreters
 from tools.plumbing import Error, UsageError, say
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +60,7 @@ ATTEST_PINS = ['pypi-attestations==0.0.30']
 # twine finds credentials for it, by twine's own rules.
 ASK_TWINE = r'''
 import argparse, json, sys
-from twine import exceptions, settings, utils
+from twine import settings, utils
 from pip._internal.models.index import PyPI, TestPyPI
 parser = argparse.ArgumentParser()
 settings.Settings.register_argparse_arguments(parser)
@@ -82,8 +71,8 @@ try:
     answer['simple'] = {utils.DEFAULT_REPOSITORY: PyPI.simple_url,
                         utils.TEST_REPOSITORY: TestPyPI.simple_url}.get(answer['url'])
     if sys.argv[1] == 'credentials':
-        found.auth.username, found.auth.password
-except exceptions.TwineException as error:
+        answer['auth'] = [found.auth.username, found.auth.password]
+except Exception as error:  # twine's, and a network's when it asks the index (OIDC)
     answer['error'] = '%s: %s' % (type(error).__name__, str(error).strip().splitlines()[0])
 print(json.dumps(answer))
 '''
@@ -173,8 +162,7 @@ def with_version(init, version):
 def checked_date(text):
     """TEXT if it is a real YYYY-MM-DD date (2026-02-30 is not)."""
     try:
-        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', text):
-            datetime.date(*map(int, text.split('-')))
+        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', text) and datetime.date.fromisoformat(text):
             return text
     except ValueError:
         pass
@@ -235,10 +223,7 @@ def check_tagged(tree, version):
 
 
 def copy_tree(tree, dest, untracked=False):
-    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST.
-
-    For a release the tree is the tagged commit, unchanged: these are its files.
-    """
+    """The files git tracks in TREE (with UNTRACKED, those it would add too) into DEST."""
     listed = git(tree, 'ls-files', '-z', '--cached', *(['--others', '--exclude-standard']
                                                        if untracked else []))
     for name in filter(None, listed.split('\0')):
@@ -298,22 +283,17 @@ def release_pins():
             if line.strip() and not line.strip().startswith('#')]
 
 
-def build(python, tree, scratch, source_epoch):
-    outdir = tempfile.mkdtemp(prefix='build-', dir=str(scratch))
-    release_check.run([python, '-m', 'build', '--outdir', outdir, str(tree)],
-                      env=dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch)))
-    built = sorted(os.listdir(outdir), key=lambda name: name.endswith('.whl'))
-    if [n.endswith('.whl') for n in built] != [False, True] or not built[0].endswith('.gz'):
-        raise Error('expected one sdist and one wheel, the build made %s' % built)
-    return [os.path.join(outdir, name) for name in built]
-
-
 def build_and_check(python, tree, date, scratch, twice=True):
     """Build (twice, compared), check; the sdist's and the wheel's paths."""
     source_epoch = epoch(date)
-    files = build(python, tree, scratch, source_epoch)
+
+    def build():
+        return release_check.build(tempfile.mkdtemp(prefix='build-', dir=str(scratch)), python,
+                                   tree, env=dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch)))
+
+    files = build()
     if twice:
-        for one, other in zip(files, build(python, tree, scratch, source_epoch)):
+        for one, other in zip(files, build()):
             if sha256(one) != sha256(other):
                 raise Error('two builds of the same tree differ: %s' % os.path.basename(one))
     say('built %s(SOURCE_DATE_EPOCH=%d, %s):'
@@ -354,17 +334,20 @@ def target(python, repository, credentials):
         raise Refused('-r %s: a URL only for an index on this machine (127.0.0.1, localhost); '
                       'name any other as twine does (-r pypi, -r testpypi, a ~/.pypirc '
                       'section)' % repository)
+    # The URL first: a public index is refused before twine looks for credentials
+    # (which, for one that takes Trusted Publishing, asks the index).
     for question in ['url'] + (['credentials'] if credentials else []):
         done = plumbing.capture([python, '-c', ASK_TWINE, question, '--non-interactive'] + args)
         try:
             answer = json.loads(done.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             raise Error('twine could not be asked about -r %s: %s'
-                        % (repository, done.stdout[-300:]))
+                        % (repository, (done.stdout.strip().splitlines() or [''])[-1]))
         if 'error' in answer:
-            raise Refused('-r %s: twine says %s (it looks in TWINE_USERNAME and TWINE_PASSWORD, '
-                          '~/.pypirc, a keyring, and uses Trusted Publishing in CI)'
-                          % (repository, answer['error']))
+            raise Refused('-r %s: twine says %s: %s' % (repository, answer['error'], (
+                'name pypi, testpypi or a section of ~/.pypirc' if question == 'url' else
+                'set TWINE_USERNAME and TWINE_PASSWORD, or the section\'s username and '
+                'password in ~/.pypirc, or a keyring (in CI: Trusted Publishing)')))
         if not is_local(answer['url']) and not declares_urls(read(ROOT / 'pyproject.toml')):
             raise Refused('-r %s is not an index on this machine, and pyproject.toml has no '
                           "Project-URLs, so the index's page would link nowhere: add "
@@ -376,11 +359,23 @@ def target(python, repository, credentials):
     return answer
 
 
-def listing(simple, version):
-    """{file name: sha256} of VERSION on the index; Refused when it does not answer."""
+def with_auth(url, auth):
+    """URL with AUTH (user, password) in it, for pip."""
+    if not auth:
+        return url
+    parts = urllib.parse.urlsplit(url)
+    user, password = (urllib.parse.quote(part, safe='') for part in auth)
+    return parts._replace(netloc='%s:%s@%s' % (user, password, parts.netloc)).geturl()
+
+
+def listing(simple, version, auth=None):
+    """{file name: sha256} of VERSION on the index, read with AUTH; Refused if it won't answer."""
     url = simple.rstrip('/') + '/%s/' % PROJECT
     ask = urllib.request.Request(url, headers={
         'Accept': 'application/vnd.pypi.simple.v1+json, text/html;q=0.1'})
+    if auth:
+        ask.add_header('Authorization', 'Basic ' + base64.b64encode(
+            ('%s:%s' % tuple(auth)).encode()).decode())
     try:
         with urllib.request.urlopen(ask, timeout=15) as answer:
             body = answer.read().decode('utf-8', 'replace')
@@ -388,6 +383,10 @@ def listing(simple, version):
     except urllib.error.HTTPError as error:
         if error.code == 404:
             return {}
+        if error.code in (401, 403):
+            raise Refused('the index at %s answered %d (it is read with a password): give '
+                          'credentials it takes where twine finds them (TWINE_USERNAME and '
+                          'TWINE_PASSWORD, ~/.pypirc), then run again' % (simple, error.code))
         raise Refused('the index answered %s for %s: check -r' % (error.code, url))
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, 'reason', error)
@@ -455,29 +454,35 @@ def save_record(version, commit, hashes):
 # Installing: from a throwaway index, from the real one -----------------------
 
 def interpreters(pythons=None):
-    """(name, 'host' or 'root', path or None, why missing): PYTHONS, or tox.ini's [stdlib] envs."""
-    config = configparser.ConfigParser(interpolation=None)
-    config.read(str(ROOT / 'tox.ini'))
-    found = []
-    for env, spec in ([(p, p) for p in pythons] if pythons else
-                      [item.split('=', 1) for item in config.get('stdlib', 'envs').split()]):
-        if spec.startswith('root:'):
-            path = debian_root.INTERPRETERS.get(spec[5:])
-            found.append((env, 'root', path, None if path else '%s: not in the root' % spec))
+    """(env, 'host' or 'root', path) of PYTHONS, else of tox.ini's [stdlib]; Refused unless
+    every one runs."""
+    found, bad = [], []
+    for env, spec in ([(p, p) for p in pythons] if pythons
+                      else tox_interpreters.stdlib_envs(ROOT / 'tox.ini')):
+        state, why = tox_interpreters.why_not_run(spec)
+        if state == 'MISSING':
+            bad.append('%s (%s)' % (env, why))
+        elif spec.startswith('root:'):
+            name = spec[len('root:'):]
+            found.append((env, 'root', debian_root.INTERPRETERS.get(name, '/usr/bin/' + name)))
         else:
-            name = os.environ.get(spec[1:]) if spec.startswith('$') else spec
-            path = shutil.which(name) if name else None
-            found.append((env, 'host', path, None if path else '%s is not set' % spec[1:]
-                          if not name else '%s: not found' % name))
+            name = os.environ[spec[1:]] if spec.startswith('$') else spec
+            found.append((env, 'host', shutil.which(name)))
+    shim = r' \((a pyenv shim: [^)]*)\)'  # said once, not for each
+    listed = ', '.join(bad)
+    if bad:
+        raise Refused('cannot install on %s: make each run as docs/release.rst shows%s, or '
+                      'name others with --python' % (re.sub(shim, '', listed), ''.join(
+                          '; ' + hint for hint in re.findall(shim, listed)[:1])))
     return found
 
 
 INSTALL = r'''
 set -u
-python="$1" dir="$2" index="$3" version="$4" describe="$5"
+python="$1" dir="$2" version="$3" describe="$4"  # the index: PIP_INDEX_URL
 "$python" -m venv "$dir/venv" > "$dir/venv.log" 2>&1 || { cat "$dir/venv.log"; exit 1; }
 venv="$dir/venv/bin/python"
-"$venv" -m pip install --disable-pip-version-check --no-cache-dir --index-url "$index" \
+"$venv" -m pip install --disable-pip-version-check --no-cache-dir \
     "enum-backport==$version" > "$dir/pip.log" 2>&1 || { cat "$dir/pip.log"; exit 1; }
 echo "file: $(sed -n 's/^ *Downloading //p' "$dir/pip.log" | sed 's/ (.*//; s,.*/,,')"
 echo "python: $("$venv" -c "$describe")"
@@ -491,51 +496,47 @@ echo "report: $(head -1 report.log | sed 's/^[^:]*: enum_backport //; s/:$//')"
 '''
 
 
-def install_one(entry, simple, version, page, root):
-    """Install from SIMPLE with the interpreter ENTRY; (ok, lines)."""
-    env_name, where, path, why = entry
-    if why:
-        return False, ['MISSING: ' + why]
+def install_one(entry, simple, version, page, root, auth=None):
+    """Install from SIMPLE (read with AUTH) with the interpreter ENTRY; (ok, its table row)."""
+    env_name, where, path = entry
     scratch = tempfile.mkdtemp(prefix='enum-backport-install-')
     try:
         Path(scratch, 'README.rst').write_text(page, encoding='utf-8')
-        argv = ['sh', '-c', INSTALL, 'sh', path, scratch, simple, version, DESCRIBE]
+        argv = ['sh', '-c', INSTALL, 'sh', path, scratch, version, DESCRIBE]
+        pip = {'PIP_CONFIG_FILE': os.devnull, 'PIP_INDEX_URL': with_auth(simple, auth)}
         if where == 'root':
-            if isinstance(root, Exception):
-                return False, ['MISSING: no Debian root: %s' % root]
-            done = debian_root.run(root, argv, binds=[scratch],
-                                   env={'PIP_CONFIG_FILE': os.devnull},
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   universal_newlines=True)
+            done = debian_root.run(root, argv, binds=[scratch], env=pip, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, universal_newlines=True)
         else:  # from that index alone: no pip configuration, variable or file
             env = {k: v for k, v in os.environ.items() if not k.startswith('PIP_')}
-            done = plumbing.capture(argv, env=dict(env, PIP_CONFIG_FILE=os.devnull))
-        lines = done.stdout.strip().splitlines()
-        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
-        if done.returncode:
-            return False, ['FAILED (exit %d):' % done.returncode] + lines[-30:]
-        if told.get('version') != version or not told.get('file', '').endswith('.whl'):
-            return False, ['FAILED: not %s %s as a wheel from %s' % (PROJECT, version, simple)
-                           ] + lines
-        return True, lines
+            done = plumbing.capture(argv, env=dict(env, **pip))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    lines = done.stdout.strip().splitlines()
+    told = dict(line.split(': ', 1) for line in lines if ': ' in line)
+    if done.returncode or told.get('version') != version or not told.get('file', '').endswith(
+            '.whl'):
+        return False, '\n           '.join(['FAILED (exit %d), or not %s %s as a wheel from %s:'
+                                            % (done.returncode, PROJECT, version, simple)]
+                                           + lines[-30:])
+    return True, '%-26s %s %s: %s examples of the page passed; %s' % (
+        told['python'], PROJECT, told['version'], told['page'], told['report'])
 
 
-def install_everywhere(simple, version, page, entries):
-    """Install from SIMPLE on every interpreter of ENTRIES; Error unless all passed."""
-    root = None
-    if any(where == 'root' and not why for _, where, _, why in entries):
-        try:
-            root = debian_root.ensure()
-        except debian_root.RootError as error:
-            root = error
+def install_everywhere(simple, version, page, entries, auth=None):
+    """Install from SIMPLE (read with AUTH) on every interpreter of ENTRIES; Error unless
+    all passed."""
+    try:
+        root = debian_root.ensure() if any(w == 'root' for _, w, _ in entries) else None
+    except debian_root.RootError as error:
+        raise Error('no Debian root for %s: %s' % (', '.join(e for e, w, _ in entries
+                                                             if w == 'root'), error))
     say('installing %s==%s from %s alone into a fresh venv on each of %d interpreters'
         % (PROJECT, version, simple, len(entries)))
     results = [None] * len(entries)
 
     def work(index):
-        results[index] = install_one(entries[index], simple, version, page, root)
+        results[index] = install_one(entries[index], simple, version, page, root, auth)
 
     for start in range(0, len(entries), 2):  # two at a time (two cores)
         threads = [plumbing.Thread(target=work, args=(i,))
@@ -544,26 +545,16 @@ def install_everywhere(simple, version, page, entries):
             thread.start()
         for thread in threads:
             plumbing.join(thread)
-    bad = []
-    for (env_name, _, _, _), (ok, lines) in zip(entries, results):
-        told = dict(line.split(': ', 1) for line in lines if ': ' in line)
-        if ok:
-            print('  %-8s %-26s %s %s: %s examples of the page passed; %s' % (
-                env_name, told['python'], PROJECT, told['version'], told['page'],
-                told['report']), flush=True)
-        else:
-            bad.append(env_name)
-            print('  %-8s %s' % (env_name, '\n           '.join(lines)), flush=True)
+    for (env_name, _, _), (_, row) in zip(entries, results):
+        print('  %-8s %s' % (env_name, row), flush=True)
+    bad = [env_name for (env_name, _, _), (ok, _) in zip(entries, results) if not ok]
     if bad:
-        raise Error('installing from %s failed or could not run on %s'
-                    % (simple, ', '.join(bad)))
+        raise Error('installing from %s failed on %s' % (simple, ', '.join(bad)))
 
 
 def sdist_page(sdist):
     """The package page as the sdist carries it (its README.rst)."""
-    with tarfile.open(sdist) as archive:
-        top = archive.getnames()[0].split('/')[0]
-        return archive.extractfile(top + '/README.rst').read().decode('utf-8')
+    return release_check.member(sdist, 'README.rst').decode('utf-8')
 
 
 class Server:
@@ -614,28 +605,40 @@ def free_port():
         return s.getsockname()[1]
 
 
-def verify(tools, files, version, pythons, scratch):
+def verify(tools, files, version, entries, scratch):
     """Install FILES from a throwaway pypiserver on every interpreter; Error unless all passed."""
     with Server(scratch) as server:
         say('a throwaway pypiserver on %s (files in %s)' % (server.url, server.packages))
         server.upload(tools, files)
         if listing(server.url + 'simple/', version) != {Path(f).name: sha256(f) for f in files}:
             raise Error('the throwaway index does not list exactly the files built')
-        install_everywhere(server.url + 'simple/', version, sdist_page(files[0]),
-                           interpreters(pythons))
+        install_everywhere(server.url + 'simple/', version, sdist_page(files[0]), entries)
     say('verified: the files installed from an index on every interpreter')
 
 
 # The commands ----------------------------------------------------------------
 
+def rerun(tree, path, version):
+    """Whether PATH's change is only what an interrupted prepare of VERSION wrote."""
+    if path not in (CHANGELOG, INIT):
+        return False
+    now, then = read(Path(tree) / path), git(tree, 'show', 'HEAD:' + path)
+    try:
+        if path == INIT:
+            return now == with_version(then, version)
+        return now == dated(then, version, newest_entry(now)[1] or 'unreleased')
+    except Error:
+        return False
+
+
 def prepare(version, date, date_given, outdir, tree=ROOT):
     """Step 1; every refusal before anything is written."""
-    dirty = uncommitted(tree)
+    init, changelog = Path(tree) / INIT, Path(tree) / CHANGELOG
+    dirty = [path for path in uncommitted(tree) if not rerun(tree, path, version)]
     if dirty:
         raise Refused('the work tree has uncommitted changes or untracked files (%s%s), which '
                       'a build would take in: commit, remove or ignore them first'
                       % (', '.join(dirty[:3]), ', ...' if len(dirty) > 3 else ''))
-    init, changelog = Path(tree) / INIT, Path(tree) / CHANGELOG
     new_changelog = dated(read(changelog), version, date, date_given)
     new_init = with_version(read(init), version)
     refuse_overwrite(outdir, version)
@@ -655,16 +658,17 @@ def prepare(version, date, date_given, outdir, tree=ROOT):
 
 def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROOT):
     """Step 2, or its first stage (STOP_AFTER 'checked')."""
-    date = release_date(read(Path(tree) / CHANGELOG), version)
-    if source_version(read(Path(tree) / INIT)) != version:
-        raise Refused('%s says %s, not %s' % (INIT, source_version(read(Path(tree) / INIT)),
-                                              version))
+    date, said = release_date(read(Path(tree) / CHANGELOG), version), source_version(
+        read(Path(tree) / INIT))
+    if said != version:
+        raise Refused('%s says %s, not %s' % (INIT, said, version))
     check_tagged(tree, version)
     tools = tools_venv('release', release_pins())
     index = target(tools, repository, credentials=stop_after is None)
-    present = listing(index['simple'], version)
+    present = listing(index['simple'], version, index.get('auth'))
     commit = git(tree, 'rev-parse', 'HEAD').strip()
     record = load_record(version, commit)
+    entries = None if record or stop_after else interpreters(pythons)
     if present and stop_after is None:
         if record is None:
             raise Refused('%s already has %s %s (%s), which this command did not build from '
@@ -684,11 +688,13 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
             add_to(outdir, files)
             return
         if record and record['files'] != hashes:
-            raise Error('this build differs from the one recorded in %s' % record_path(version, commit))
+            raise Error('this build differs from the one recorded in %s'
+                        % record_path(version, commit))
         if record:
-            say('verified before, on every interpreter: the same bytes (%s)' % record_path(version, commit))
+            say('verified before, on every interpreter: the same bytes (%s)'
+                % record_path(version, commit))
         else:
-            verify(tools, files, version, pythons, scratch)
+            verify(tools, files, version, entries, scratch)
             save_record(version, commit, hashes)
         add_to(outdir, files)
         upload(tools, index, files, version)
@@ -699,7 +705,7 @@ def release(version, repository, outdir, pythons=None, stop_after=None, tree=ROO
 def upload(tools, index, files, version, attestations=False):
     """Upload what the index lacks of FILES, then check what it serves and install it back."""
     hashes = {Path(f).name: sha256(f) for f in files}
-    present = listing(index['simple'], version)
+    present = listing(index['simple'], version, index.get('auth'))
     wanted = missing(present, hashes, version, index['simple'])
     for name in sorted(present):
         say('on the index already, with the same sha256: %s (not uploaded again)' % name)
@@ -712,18 +718,18 @@ def upload(tools, index, files, version, attestations=False):
                          + sending)
         say('uploading to %s: %s' % (index['url'], ', '.join(wanted)))
         twine_upload(tools, index['args'], sending, attestations)
-    if listing(index['simple'], version) != hashes:
+    if listing(index['simple'], version, index.get('auth')) != hashes:
         raise Error('%s does not list exactly the files verified' % index['simple'])
     say("the index lists exactly the files verified, with their sha256")
     if is_local(index['url']):
         install_everywhere(index['simple'], version, sdist_page(files[0]),
-                           interpreters(['python3']))
+                           interpreters(['python3']), index.get('auth'))
 
 
 def ci_verify(version, directory, pythons):
     tools = tools_venv('release', release_pins())
     with tempfile.TemporaryDirectory(prefix='enum-backport-verify-') as scratch:
-        verify(tools, files_in(directory, version), version, pythons, scratch)
+        verify(tools, files_in(directory, version), version, interpreters(pythons), scratch)
 
 
 def ci_upload(version, repository, directory, attestations):
@@ -769,22 +775,32 @@ class StallSecondUpload:
             pass
 
 
-def run_release(tree, args, env=None, show=False):
-    """tools/release.py ARGS in the copy TREE: (exit status, output)."""
-    child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
-                           cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
-                               tree.parent / 'releases'), **(env or {})),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
-    out = child.communicate()[0]
+def run_release(tree, args, env=None, show=False, stop=None):
+    """tools/release.py ARGS in the copy TREE: (exit status, output, the processes below it
+    when it was sent SIGTERM, once the event STOP was set)."""
+    log, below = tree.parent / 'release.log', []
+    with open(str(log), 'w') as out:
+        child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py')] + args,
+                               cwd=str(tree), env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
+                                   tree.parent / 'releases'), **(env or {})),
+                               stdout=out, stderr=subprocess.STDOUT)
+    while stop is not None and not stop.wait(1):
+        if child.poll() is not None:
+            raise Error('the release ended (exit %d) before its second upload: %s'
+                        % (child.returncode, read(log)[-2000:]))
+    if stop is not None:
+        below = psutil.Process(child.pid).children(recursive=True)
+        child.send_signal(signal.SIGTERM)
+    child.wait()
+    out = read(log)
     if show:
         print(''.join('    | ' + line for line in out.splitlines(True)), end='', flush=True)
-    return child.returncode, out
+    return child.returncode, out, below
 
 
 def expect_refused(tree, args, words, env=None):
     started = time.monotonic()
-    code, out = run_release(tree, args, env)
+    code, out, _ = run_release(tree, args, env)
     last = (out.strip().splitlines() or [''])[-1]
     if code != 1 or words not in last or 'Traceback' in out:
         raise Error('release.py %s: exit %d, not a one-line refusal naming %r: %s'
@@ -832,7 +848,7 @@ def rehearse():
             check('prepared into dist/, beside a dist/notes.txt of the user')
             (tree / 'dist').mkdir()
             (tree / 'dist' / 'notes.txt').write_text('notes of my own\n')
-            code, _ = run_release(tree, [version], show=True)
+            code, _, _ = run_release(tree, [version], show=True)
             if code or sorted(snapshot(tree / 'dist')) != sorted(['notes.txt'] + names(version)):
                 raise Error('preparing %s failed, or dist/ holds other files' % version)
             say('  dist/ holds notes.txt, untouched, and the two files added')
@@ -845,45 +861,34 @@ def rehearse():
                            'does not answer', ours)
             check('the release, killed by SIGTERM in the middle of its upload')
             relay = StallSecondUpload(server.port)
-            child = plumbing.popen([sys.executable, str(tree / 'tools' / 'release.py'), version,
-                                    '-r', relay.url], cwd=str(tree),
-                                   env=dict(os.environ, ENUM_BACKPORT_RELEASES=str(
-                                       scratch / 'releases'), **ours), stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, universal_newlines=True)
-            said = []
-            threading.Thread(target=lambda: said.extend(child.stdout), daemon=True).start()
-            if not relay.stalled.wait(3600):
-                raise Error('the release never began its second upload: %s' % ''.join(said))
-            import psutil
-            below = psutil.Process(child.pid).children(recursive=True)
-            child.send_signal(signal.SIGTERM)
-            child.wait(120)
+            code, _, below = run_release(tree, [version, '-r', relay.url], ours, show=True,
+                                         stop=relay.stalled)
             time.sleep(1)
-            print(''.join('    | ' + line for line in said), end='', flush=True)
             alive = [p.pid for p in below if p.is_running() and p.status() != 'zombie']
             there = listing(simple, version)
-            if child.returncode != 128 + signal.SIGTERM or alive or len(there) != 1:
+            if code != 128 + signal.SIGTERM or alive or len(there) != 1:
                 raise Error('killed mid-upload: exit %s, still running %s, the index lists %s'
-                            % (child.returncode, alive, sorted(there)))
+                            % (code, alive, sorted(there)))
             say('  exit %d, nothing of it left running; the index lists %s alone'
-                % (child.returncode, ', '.join(there)))
+                % (code, ', '.join(there)))
             check('the rerun with a wrong password: refused by the index')
             expect_refused(tree, [version] + local, 'refused the credentials',
                            dict(ours, TWINE_PASSWORD='wrong'))
             check('the rerun: what is there skipped, the rest uploaded, then the checks')
-            code, said = run_release(tree, [version] + local, ours, show=True)
+            code, said, _ = run_release(tree, [version] + local, ours, show=True)
             dist = snapshot(tree / 'dist')
             if code or 'uploaded: ' not in said or dist.pop('notes.txt', None) is None or (
                     listing(simple, version) != dist):
                 raise Error('the rerun did not complete the release (exit %d)' % code)
             check('once more: nothing uploaded, the checks again')
-            code, said = run_release(tree, [version] + local, ours)
+            code, said, _ = run_release(tree, [version] + local, ours)
             if code or 'uploaded: ' in said or said.count('on the index already') != 2:
                 raise Error('the rerun of a complete release did more than check (exit %d)' % code)
             say('  %s' % said.strip().splitlines()[-1])
             check('%s on the index, the tag moved to another commit: refused before building'
                   % version)
-            (tree / 'backport' / 'README.rst').write_text(read(tree / 'backport/README.rst') + '\n')
+            with open(str(tree / 'backport' / 'README.rst'), 'a') as page:
+                page.write('\n')
             git(tree, *who + ['commit', '-qam', 'a change after the release'])
             git(tree, *who + ['tag', '-f', '-a', 'v' + version, '-m', 'moved'])
             if 'built' in expect_refused(tree, [version] + local, 'did not build', ours):

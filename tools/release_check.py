@@ -3,24 +3,12 @@
 
     python3 tools/release_check.py [--python python3.8 ...] OUTDIR
 
-1. build both into OUTDIR (``python -m build``, the pinned backend);
-2. ``twine check --strict`` on both: what PyPI's upload would reject;
-3. ``check-wheel-contents`` on the wheel, with no options, as a user runs
-   it from the source tree: it reads pyproject.toml's
-   [tool.check-wheel-contents], which says the top-level packages are
-   exactly enum_backport and enum_backport_nopatch; and the sdist's
-   README.rst is the package page (backport/README.rst), not the
-   repository's README;
-4. for each --python: unpack the sdist, make a fresh venv, ``pip install
-   '.[test]'`` there, and run pytest in the unpacked tree: every test
-   passes, and the only test modules skipped whole are those of what the
-   sdist leaves out (the CPython change and its tools);
-5. the wheel alone in a fresh venv (the first --python): the package
-   page's examples pass as a doctest.
-
-build, twine and check-wheel-contents are run from the interpreter running
-this script (tox's `release` environment installs them, pinned).  Exits 1
-on the first failure, naming it.
+Builds both into a new directory in OUTDIR; twine check --strict,
+check-wheel-contents, the sdist's README.rst and CHANGELOG.rst; for each
+--python the tests from the unpacked sdist, and with the first the package
+page's examples with the wheel (docs/testing.rst says each).  build, twine
+and check-wheel-contents are this interpreter's (tox's `release`
+environment pins them).  Exits 1 on the first failure, naming it.
 """
 
 import argparse
@@ -67,14 +55,14 @@ def venv(python, where):
     return os.path.join(where, 'bin', 'python')
 
 
-def build(outdir):
-    run([sys.executable, '-m', 'build', '--outdir', outdir, ROOT])
+def build(outdir, python=sys.executable, tree=ROOT, env=None):
+    run([python, '-m', 'build', '--outdir', outdir, str(tree)], env=env)
     sdists = glob.glob(os.path.join(outdir, '*.tar.gz'))
     wheels = glob.glob(os.path.join(outdir, '*.whl'))
     if len(sdists) != 1 or len(wheels) != 1:
         raise Failed('expected one sdist and one wheel in %s, found %s'
                      % (outdir, sorted(os.listdir(outdir))))
-    return sdists[0], wheels[0]
+    return [sdists[0], wheels[0]]
 
 
 def check(sdist, wheel, python=sys.executable, cwd=ROOT):
@@ -85,18 +73,25 @@ def check(sdist, wheel, python=sys.executable, cwd=ROOT):
     check_readme(sdist)
 
 
+def member(sdist, name):
+    """The bytes of NAME in the sdist's top directory, or None."""
+    with tarfile.open(sdist) as archive:
+        top = archive.getnames()[0].split('/')[0]
+        try:
+            return archive.extractfile('%s/%s' % (top, name)).read()
+        except KeyError:
+            return None
+
+
 def check_readme(sdist):
     """The sdist's README.rst is the package page, not the repository's README, and
     its CHANGELOG.rst (which the page names) the package's changelog."""
-    with tarfile.open(sdist) as archive:
-        top = archive.getnames()[0].split('/')[0]
-        names = set(archive.getnames())
-        for name, what in (('README.rst', 'the package page'), ('CHANGELOG.rst', 'the changelog')):
-            if '%s/%s' % (top, name) not in names:
-                raise Failed('the sdist has no %s' % name)
-            if (archive.extractfile('%s/%s' % (top, name)).read()
-                    != archive.extractfile('%s/backport/%s' % (top, name)).read()):
-                raise Failed("the sdist's %s is not %s (backport/%s)" % (name, what, name))
+    for name, what in (('README.rst', 'the package page'), ('CHANGELOG.rst', 'the changelog')):
+        text = member(sdist, name)
+        if text is None:
+            raise Failed('the sdist has no %s' % name)
+        if text != member(sdist, 'backport/' + name):
+            raise Failed("the sdist's %s is not %s (backport/%s)" % (name, what, name))
     print("the sdist's README.rst is the package page, its CHANGELOG.rst the changelog")
 
 
@@ -123,26 +118,24 @@ def test_sdist(sdist, python, scratch):
 def test_wheel(wheel, sdist, python, scratch):
     interpreter = venv(python, os.path.join(scratch, 'venv'))
     run([interpreter, '-m', 'pip', 'install', '--quiet', wheel])
-    with tarfile.open(sdist) as archive:
-        top = archive.getnames()[0].split('/')[0]
-        page = archive.extractfile(top + '/backport/README.rst').read()
     path = os.path.join(scratch, 'README.rst')
     with open(path, 'wb') as f:
-        f.write(page)
+        f.write(member(sdist, 'backport/README.rst'))
     print(run([interpreter, '-m', 'doctest', '-v', '-o', 'ELLIPSIS', path], cwd=scratch)
           .strip().splitlines()[-2])
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('outdir', help='where the sdist and wheel go (emptied first)')
+    parser.add_argument('outdir', help='where the sdist and wheel go, in a new directory of '
+                        'their own (nothing there is deleted)')
     parser.add_argument('--python', action='append', default=[],
                         help='an interpreter to run the tests from the sdist with '
                              '(repeatable; default: none)')
     args = parser.parse_args(argv)
-    shutil.rmtree(args.outdir, ignore_errors=True)
+    os.makedirs(args.outdir, exist_ok=True)
     try:
-        sdist, wheel = build(args.outdir)
+        sdist, wheel = build(tempfile.mkdtemp(prefix='build-', dir=args.outdir))
         check(sdist, wheel)
         for python in args.python:
             with tempfile.TemporaryDirectory() as scratch:

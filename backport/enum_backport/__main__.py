@@ -221,15 +221,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _run() -> int:
-    """main(), ending quietly when the reader of stdout has gone (`| head`)."""
+    """main(), ending quietly when the reader of stdout has gone (`| head`), in one
+    line when stdout cannot be written (a full disk)."""
     try:
         code = main()
         sys.stdout.flush()
-    except BrokenPipeError:
+    except OSError as error:
         # The interpreter's own flush at exit would fail again: point stdout
         # at /dev/null first (the recipe in the signal module's docs).
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        if not isinstance(error, BrokenPipeError):  # a reader gone (`| head`) is no error
+            print('enum_backport: cannot write the report: %s' % (error.strerror or error),
+                  file=sys.stderr)
         return 1
     return code
 
