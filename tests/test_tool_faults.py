@@ -1262,5 +1262,22 @@ class ForeignPatchTests(Scratch):
         self.assertEqual((out / '0001-fix.patch').read_bytes(), b'1')
 
 
+class OldPythonTests(unittest.TestCase):
+    """A tool run by a python3 older than 3.11 (a PYENV_VERSION that lists
+    3.8.18 first) gave a wall of pip errors for what it could not install."""
+
+    def test_one_line_before_anything_is_installed(self):
+        from unittest import mock
+        from tools import bootstrap
+        with mock.patch.object(bootstrap.sys, 'version_info', (3, 8, 18, 'final', 0)), \
+                mock.patch.object(bootstrap, 'tools_python') as make_venv:
+            with self.assertRaises(SystemExit) as caught:
+                bootstrap.run('tools.check')
+        make_venv.assert_not_called()
+        message = str(caught.exception)
+        self.assertEqual(message.count('\n'), 0)
+        self.assertIn('tools need Python 3.11 or newer, not 3.8.18', message)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -52,6 +52,10 @@ def tools_python(cache):
 
 def run(module):
     """Run MODULE (tools.X) as __main__, in an interpreter that has what it needs."""
+    if sys.version_info < (3, 11):  # before pip's errors for what it cannot install
+        raise SystemExit("tools: error: the tools need Python 3.11 or newer, not %s (%s): "
+                         "run them with python3.11 or later"
+                         % (".".join(map(str, sys.version_info[:3])), sys.executable))
     sys.path[0] = str(ROOT)
     from tools import plumbing
 
