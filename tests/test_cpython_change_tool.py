@@ -1375,6 +1375,28 @@ class SeriesTests(Fixture):
             sys.stdout = saved
         return say.getvalue()
 
+    def test_the_whatsnew_entries_go_into_main_s_file_when_given(self):
+        main = ("Doc/whatsnew/3.16.rst", WITH_PORTING.encode())
+        author = "Ada Lovelace <ada@lovelace.dev>"
+        fields = patch.fields(ISSUES, author, [], self.results, change.collect(self.repo),
+                              main_whatsnew=main)
+        patch.write_series(self.repo, self.source, self.newer, self.merged(self.newer),
+                           self.out, ISSUES, author, fields, texts_dir=self.texts,
+                           main_whatsnew=main)
+        patches = sorted(p for p in self.out.iterdir() if p.suffix == ".patch")
+        fix, unhashable, missing, feature, flag = [p.read_text() for p in patches]
+        for text in (fix, unhashable, missing):
+            self.assertNotIn("Doc/whatsnew", text)
+        for text in (feature, flag):
+            self.assertIn("+++ b/Doc/whatsnew/3.16.rst", text)
+            self.assertNotIn("3.13.rst", text)
+        self.assertIn("index %s.." % blob_id(WITH_PORTING), feature)  # main's own file
+        self.assertIn("+* Add :meth:`EnumType.from_value()",
+                      feature.split("+++ b/Doc/whatsnew/3.16.rst")[1])
+        pr = (self.out / "feature-pr.md").read_text()
+        self.assertIn("In the patch, in `Doc/whatsnew/3.16.rst`.", pr)
+        self.assertNotIn("```rst", pr)
+
     def test_five_patches_and_the_texts_with_every_field_filled(self):
         written = self.series()
         names = sorted(p.name for p in self.out.iterdir() if p.name != patch.MANIFEST)

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from . import plumbing
-from .cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed
+from .cpython import apply, build, change, docs, obtain, patch, test, texts, typeshed, whatsnew
 from .cpython.base import RUN_DIR, Interpreter, SourceBase, check_names
 from .cpython.util import (Thread, ToolError, cache_dir, join, positive_int, say, short_key,
                            side_by_side)
@@ -240,9 +240,17 @@ def cmd_patch(run):
 
 def make_series(run, issues, author, output, proof_only):
     """The series into OUTPUT, Lib/ against --lib-base (default the newest base)."""
+    main_whatsnew = None
+    if getattr(run.args, "main_tree", None):
+        tree = Path(run.args.main_tree).expanduser()
+        found = whatsnew.newest(tree)
+        if found is None:
+            raise ToolError("--main-tree %s has no Doc/whatsnew/X.Y.rst: give a checkout "
+                            "of CPython's main branch" % tree)
+        main_whatsnew = (found, (tree / found).read_bytes())
     fields = patch.fields(issues, author, texts.load_ledger(),
                           run.checkout / "benchmarks" / "results.rst", run.files,
-                          proof_only=proof_only)
+                          proof_only=proof_only, main_whatsnew=main_whatsnew)
     with tempfile.TemporaryDirectory(prefix="cpython-patch-") as scratch:
         if run.args.lib_base == run.source.version:
             newer, lib_base, merged = [], run.source, {}
@@ -262,7 +270,8 @@ def make_series(run, issues, author, output, proof_only):
             lib_base = run.pick([run.args.lib_base] if run.args.lib_base else None)[-1]
             merged = {change.label(prs): run.carried(lib_base, prs) for prs in PREFIXES}
         return patch.write_series(run.change_dir, run.source, lib_base, merged, output,
-                                  issues, author, fields, newer, proof_only=proof_only)
+                                  issues, author, fields, newer, proof_only=proof_only,
+                                  main_whatsnew=main_whatsnew)
 
 
 def cmd_patch_proof(run):
@@ -424,6 +433,10 @@ def make_parser():
             p.add_argument("--lib-base", metavar="NAME",
                            help="the base whose Lib files the patch is made against "
                                 "(default: the newest; 3.13.5 needs no Debian root)")
+            p.add_argument("--main-tree", metavar="DIR",
+                           help="a checkout of CPython's main branch: its newest "
+                                "Doc/whatsnew/X.Y.rst gets the whatsnew entries in the "
+                                "patches (default: each PR's description carries them)")
     return parser
 
 

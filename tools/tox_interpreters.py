@@ -2,16 +2,12 @@
 
 tox's line for an environment whose interpreter is missing does not say
 which Python it wanted.  So each environment records itself when its
-commands start and when they pass (tox.ini), and the last one,
+commands start and when they pass (tox.ini, ``record``), and the last one,
 ``interpreters``, prints a line per environment (passed, FAILED, MISSING an
-interpreter, or NOT RUN) and exits 1 unless every one passed:
-
-    python tools/tox_interpreters.py record DIR ENV [--stage passed] [--expect-version X.Y.Z]
-    python tools/tox_interpreters.py summary DIR ENV=PYTHON ...
-
-PYTHON (``python3.8``, ``$ENUM_BACKPORT_PY3135``, ``root:python3.15``) says why
-an environment that left no record did not run.  Only this tox run's records
-count (same parent process, or ENUM_BACKPORT_TOX_RUN, as noxfile.py sets).
+interpreter, or NOT RUN) and exits 1 unless every one passed (``summary``,
+whose ENV=PYTHON, ``python3.8`` or ``root:python3.15``, says why one that
+left no record did not run).  Only this tox run's records count (same
+parent process, or ENUM_BACKPORT_TOX_RUN, as noxfile.py sets).
 """
 
 import argparse

@@ -1,16 +1,7 @@
 """Write the change as a git format-patch series: 0001 to 0005, one per PR (change.PRS).
 
-docs/cpython-change.rst ("Writing and submitting the patches") says what it
-writes, checks and refuses.  In a scratch repository:
-
-    commit A  3.13.5's tree as released
-    commit B  the same, with the newest base's Lib files the change touches
-    commit 1  the fix: its Lib files merged onto B's, its other files, its
-              NEWS entry and every stand-in "gh-N" named for the real issue
-    commit 2  the next PR on top; and so on to 5
-
-`git format-patch --full-index B..5` gives the series, whose index lines
-let `git am -3` merge it in a clone whose main has moved on.
+docs/cpython-change.rst ("Writing and submitting the patches") says how it
+is made, what it writes, checks and refuses.
 """
 
 import hashlib
@@ -91,8 +82,9 @@ def author_parts(author, proof_only=False):
     return check_author(author)
 
 
-def fields(issues, author, ledger, results_rst, files, proof_only=False):
-    """The fields texts/ may use (texts.FIELDS), filled; PROOF_ONLY takes AUTHOR as it is."""
+def fields(issues, author, ledger, results_rst, files, proof_only=False, main_whatsnew=None):
+    """The fields texts/ may use (texts.FIELDS), filled; PROOF_ONLY takes AUTHOR as it is.
+    With MAIN_WHATSNEW (see write_series) the descriptions say the entries are in the patches."""
     name, email = author_parts(author, proof_only)
     found = {"author": "%s <%s>" % (name, email), "author_name": name,
              "author_email": email,
@@ -103,9 +95,10 @@ def fields(issues, author, ledger, results_rst, files, proof_only=False):
     standins = change.standin_issues(files)
     for pr in change.PRS:
         found["%s_issue" % pr] = issues[pr]
-        found["%s_whatsnew" % pr] = texts.whatsnew_markdown(
-            [f for f in files if f.pr == pr and f.is_whatsnew], name,
-            standins.get(pr), issues[pr])
+        carriers = [f for f in files if f.pr == pr and f.is_whatsnew]
+        found["%s_whatsnew" % pr] = (
+            "In the patch, in `%s`." % main_whatsnew[0] if main_whatsnew and carriers
+            else texts.whatsnew_markdown(carriers, name, standins.get(pr), issues[pr]))
     return found
 
 
@@ -118,13 +111,15 @@ def extra_patches(series_dir, issues, author, cache=None):
 
 
 def write_series(repo, source, lib_base, merged, output, issues, author, fields_,
-                 newer=(), texts_dir=texts.TEXTS, proof_only=False):
+                 newer=(), texts_dir=texts.TEXTS, proof_only=False, main_whatsnew=None):
     """Write 0001 to 0005 (one per PR) and the PRs' texts into OUTPUT; return the files.
 
     MERGED is {PR set label: {path: file}}, the Lib files of each prefix of
     change.PRS merged onto LIB_BASE's; NEWER the bases the backports must go
-    onto.  PROOF_ONLY (the `all` run's stand-ins) skips the checks of real
-    numbers and author: its OUTPUT must be a scratch directory.
+    onto.  MAIN_WHATSNEW, (path, bytes) of main's newest whatsnew file,
+    joins the base and gets the whatsnew entries.  PROOF_ONLY (the `all`
+    run's stand-ins) skips the checks of real numbers and author: its OUTPUT
+    must be a scratch directory.
     """
     if not proof_only:
         check_issues(issues, set(change.standin_issues(change.collect(repo)).values()))
@@ -155,6 +150,8 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
         released = commit("Python %s" % source.version)
         for path, data in lib_base.read(lib).items():
             (tree / path).write_bytes(data)
+        if main_whatsnew:
+            (tree / main_whatsnew[0]).write_bytes(main_whatsnew[1])
         base = commit("%s from %s" % (", ".join(lib), lib_base.version))
         for n, pr in enumerate(change.PRS):
             label = change.label(change.PRS[:n + 1])
@@ -162,10 +159,11 @@ def write_series(repo, source, lib_base, merged, output, issues, author, fields_
                 if path in merged[label]:
                     (tree / path).write_bytes(change.name_issues(
                         Path(merged[label][path]).read_bytes(), standins, issues))
-            # Not the whatsnew entries: main's file is not here (each PR's description
+            # The whatsnew entries only into main's file (else each PR's description
             # carries its entry).
             apply.apply_change(tree, [f for f in everything if f.pr == pr and not (
-                                          f.is_lib and f.is_diff) and not f.is_whatsnew],
+                                          f.is_lib and f.is_diff)
+                                      and (main_whatsnew or not f.is_whatsnew)],
                                source, issues={pr: issues[pr]}, exact_only=True,
                                out=io.StringIO(), author_name=name)
             commit(filled[(pr, "commit.txt")])
