@@ -1262,6 +1262,50 @@ class ForeignPatchTests(Scratch):
         self.assertEqual((out / '0001-fix.patch').read_bytes(), b'1')
 
 
+class OrphanTests(unittest.TestCase):
+    """A regrtest worker runs in a session of its own; when the regrtest that
+    started it died first, SIGTERM to the tool left the worker running."""
+
+    SCRIPT = textwrap.dedent("""\
+        import subprocess, sys, time
+        sys.path.insert(0, sys.argv[1])
+        from tools import plumbing
+        GRANDCHILD = ("import subprocess, sys; print(subprocess.Popen([sys.executable, '-c', "
+                      "'import time; time.sleep(300)'], start_new_session=True).pid)")
+        def work(argv):
+            with open(sys.argv[2], 'w') as out:
+                plumbing.run([sys.executable, '-c', GRANDCHILD], stdout=out)
+            time.sleep(300)
+        sys.exit(plumbing.main(work, 'orphans'))
+        """)
+
+    def test_what_outlived_its_parent_is_stopped_too(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pid_file = pathlib.Path(tmp) / 'pid'
+            tool = subprocess.Popen([sys.executable, '-c', self.SCRIPT, str(REPO), str(pid_file)],
+                                    stderr=subprocess.PIPE, text=True)
+            deadline = time.monotonic() + 30
+            while not (pid_file.exists() and pid_file.read_text().strip()):
+                self.assertLess(time.monotonic(), deadline, 'the grandchild never started')
+                time.sleep(0.1)
+            orphan = int(pid_file.read_text())
+            tool.send_signal(signal.SIGTERM)
+            _, err = tool.communicate(timeout=60)
+            self.assertEqual(tool.returncode, 128 + signal.SIGTERM, err)
+            deadline = time.monotonic() + 15
+            while os.path.exists('/proc/%d' % orphan) and 'Z' not in _state(orphan):
+                self.assertLess(time.monotonic(), deadline, 'the orphan still runs')
+                time.sleep(0.1)
+
+
+def _state(pid):
+    """The state letter /proc gives PID ('' once it is gone)."""
+    try:
+        return pathlib.Path('/proc/%d/stat' % pid).read_text().rsplit(')', 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ''
+
+
 class OldPythonTests(unittest.TestCase):
     """A tool run by a python3 older than 3.11 (a PYENV_VERSION that lists
     3.8.18 first) gave a wall of pip errors for what it could not install."""

@@ -245,8 +245,7 @@ def make_series(run, issues, author, output, proof_only):
         tree = Path(run.args.main_tree).expanduser()
         found = whatsnew.newest(tree)
         if found is None:
-            raise ToolError("--main-tree %s has no Doc/whatsnew/X.Y.rst: give a checkout "
-                            "of CPython's main branch" % tree)
+            raise ToolError("--main-tree %s: not a CPython checkout (no whatsnew)" % tree)
         main_whatsnew = (found, (tree / found).read_bytes())
     fields = patch.fields(issues, author, texts.load_ledger(),
                           run.checkout / "benchmarks" / "results.rst", run.files,

@@ -3,11 +3,10 @@
 Every entry point runs its work through `main`, the one wrapper that turns
 an `Error` (the one error base; `code` is the exit status), Ctrl-C, SIGTERM
 or SIGHUP into one line and an exit status, after stopping every process
-group the run started (`popen`, `run`, `call`, `capture`).  The rest: `say`
-(one line, prefixed with the tool's name), `cache_dir`, `locked`, `complete`
-and `venv` (made whole or not at all), and the full-disk helpers.  psutil and
-filelock are imported where they are used, so that a module that only reads
-this one's constants imports without them.
+group the run started (`popen`, `run`, `call`, `capture`) and every process
+below it.  The rest: `say` (one line, prefixed with the tool's name),
+`cache_dir`, `locked`, `complete`, `venv` (made whole or not at all), and
+the full-disk helpers.
 """
 
 import contextlib
@@ -71,6 +70,9 @@ def main(work, name, argv=None, messages=None):
     """
     before = dict(_STATE)
     _STATE.update(name=name, out=messages)
+    with contextlib.suppress(AttributeError, OSError):  # Linux: PR_SET_CHILD_SUBREAPER, so
+        import ctypes  # what outlives its parent (regrtest's workers) stays below this one
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
     handled = []
     if threading.current_thread() is threading.main_thread():
         handled = [s for s in SIGNALS if s == signal.SIGINT

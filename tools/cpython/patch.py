@@ -83,8 +83,7 @@ def author_parts(author, proof_only=False):
 
 
 def fields(issues, author, ledger, results_rst, files, proof_only=False, main_whatsnew=None):
-    """The fields texts/ may use (texts.FIELDS), filled; PROOF_ONLY takes AUTHOR as it is.
-    With MAIN_WHATSNEW (see write_series) the descriptions say the entries are in the patches."""
+    """The fields texts/ may use (texts.FIELDS), filled (PROOF_ONLY: AUTHOR as it is)."""
     name, email = author_parts(author, proof_only)
     found = {"author": "%s <%s>" % (name, email), "author_name": name,
              "author_email": email,
